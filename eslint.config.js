@@ -1,0 +1,51 @@
+// Type-aware lint for the whole monorepo. `libs/domain` stays pure: no I/O imports.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const ioModules = [
+  'express',
+  'pg',
+  'bullmq',
+  'ioredis',
+  '@eventstore/db-client',
+  'pino',
+  'pino-http',
+  'jsonwebtoken',
+  'cookie-parser',
+];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ioModules.map((name) => ({ name, message: 'libs/domain is pure: no I/O imports.' })),
+          patterns: [
+            { group: ['node:*', 'fs', 'net', 'http', 'https', 'child_process'], message: 'libs/domain is pure: no Node I/O.' },
+            { group: ['@aws-sdk/*', '@portal/*'], message: 'libs/domain imports nothing with I/O and no other workspace.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
