@@ -1,0 +1,40 @@
+/**
+ * Every rule the domain enforces fails with a `DomainError` carrying a stable code.
+ * One HTTP middleware maps codes to statuses; domain code never knows about HTTP.
+ */
+export const domainErrorCodes = [
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PARENT_NOT_FOUND',
+  'INVALID_PARENT_KIND',
+  'DEPTH_EXCEEDED',
+  'CYCLE',
+  'NOT_EMPTY',
+  'DELETED',
+  'CONCURRENCY_CONFLICT',
+  'STALE_REVISION',
+  'INVALID_COMMAND',
+] as const;
+
+export type DomainErrorCode = (typeof domainErrorCodes)[number];
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The event store refused an append because the stream moved on since it was read. */
+export class ConcurrencyError extends DomainError {
+  constructor(
+    readonly streamId: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super('CONCURRENCY_CONFLICT', `stream ${streamId} is at revision ${actual}, expected ${expected}`);
+  }
+}

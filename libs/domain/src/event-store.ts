@@ -1,0 +1,90 @@
+import type { EventMetadata } from './metadata.js';
+
+/**
+ * A point in the global order of all events. Totally ordered: compare `commit` first, then `prepare`.
+ * PostgreSQL maps it to (transaction id, global position); EventStoreDB to its commit/prepare positions.
+ */
+export interface Position {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export const START: Position = { commit: -1n, prepare: -1n };
+
+export function comparePositions(a: Position, b: Position): -1 | 0 | 1 {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+/** Opaque text form for HTTP headers (`X-Event-Position`, `X-Min-Position`) and cursors. */
+export function formatPosition(position: Position): string {
+  return `${position.commit}.${position.prepare}`;
+}
+
+/** Parses `formatPosition` output; `null` for anything else. */
+export function parsePosition(text: string): Position | null {
+  const match = /^(-1|\d{1,20})\.(-1|\d{1,20})$/.exec(text);
+  if (!match?.[1] || !match[2]) return null;
+  return { commit: BigInt(match[1]), prepare: BigInt(match[2]) };
+}
+
+/** `no_stream`: the stream must not exist; `exists`: it must; `any`: no check; a bigint: its last revision. */
+export type ExpectedRevision = 'no_stream' | 'exists' | 'any' | bigint;
+
+export interface EventToAppend {
+  /** Unique per event; a retried append with the same ids is idempotent. */
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  readonly id: string;
+  readonly streamId: string;
+  /** 0 for the first event of a stream. */
+  readonly revision: bigint;
+  readonly position: Position;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  readonly nextRevision: bigint;
+  /** Position of the last event written. */
+  readonly position: Position;
+}
+
+export interface SubscribeAllOptions {
+  /** Deliver events strictly after this position; `START` for everything. */
+  readonly after: Position;
+  readonly signal?: AbortSignal;
+  /** Upper bound on the size of one delivered batch. */
+  readonly maxBatchSize?: number;
+}
+
+/**
+ * The event-store port. Adapters: PostgreSQL (default), EventStoreDB (production target), in-memory (unit tests).
+ * Every adapter passes the same contract suite.
+ */
+export interface EventStore {
+  /** Throws `ConcurrencyError` when the expected revision does not hold. */
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { readonly expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** Every event of the stream in revision order; empty for a missing stream. */
+  readStream(streamId: string): Promise<readonly RecordedEvent[]>;
+  /**
+   * Ordered catch-up then live delivery of every event after `after`, in non-empty batches.
+   * Ends when the signal aborts. Never skips or reorders events, even when transactions commit out of order.
+   */
+  subscribeAll(options: SubscribeAllOptions): AsyncIterable<readonly RecordedEvent[]>;
+  /** Position of the newest event a subscriber can see now; `START` when there is none. */
+  headPosition(): Promise<Position>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,10 @@
+export * from './metadata.js';
+export * from './event-store.js';
+export * from './errors.js';
+export * from './portal-object/types.js';
+export * from './portal-object/events.js';
+export * from './portal-object/commands.js';
+export * from './portal-object/state.js';
+export * from './portal-object/decider.js';
+export { containment, canContain, canBeAtRoot } from './portal-object/hierarchy.js';
+export * from './portal-object/slug.js';

@@ -1,0 +1,17 @@
+/** Who and what caused an event. Stored beside every event; the audit trail reads it. */
+export interface EventMetadata {
+  readonly actorId: string | null;
+  readonly orgId: string | null;
+  readonly correlationId: string;
+  readonly causationId: string | null;
+  readonly requestId: string | null;
+  /** ISO 8601 UTC. */
+  readonly occurredAt: string;
+  readonly schemaVersion: number;
+}
+
+/** A domain event as deciders produce it: a tag and a payload. */
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  readonly type: Type;
+  readonly data: Data;
+}

@@ -1,0 +1,139 @@
+import { DomainError } from '../errors.js';
+import { checkFieldsApply, diffChanges } from './changes.js';
+import type {
+  CreateCatalog,
+  CreateCollection,
+  DeletePortalObject,
+  MovePortalObject,
+  PortalObjectCommand,
+  UpdatePortalObject,
+} from './commands.js';
+import type { PortalObjectEvent } from './events.js';
+import { checkPlacement } from './hierarchy.js';
+import type { LivePortalObject, PortalObjectState } from './state.js';
+import { unreachable } from './unreachable.js';
+
+/** Collection fields a create may leave out. The extent stays `null` so the projector computes it. */
+export const collectionDefaults = {
+  license: 'other',
+  keywords: [] as readonly string[],
+  extent: null,
+} as const;
+
+/**
+ * Decides what a command means for one portal object's stream: the events to append (none for a no-op),
+ * or a `DomainError` naming the broken rule. Pure: whatever the rules need to know about other streams
+ * (the parent, the subtree, tombstones above) arrives in the command.
+ */
+export function decide(command: PortalObjectCommand, state: PortalObjectState): PortalObjectEvent[] {
+  switch (command.type) {
+    case 'CreateCatalog':
+      return createCatalog(command, state);
+    case 'CreateCollection':
+      return createCollection(command, state);
+    case 'UpdatePortalObject':
+      return update(command, state);
+    case 'MovePortalObject':
+      return move(command, state);
+    case 'DeletePortalObject':
+      return remove(command, state);
+    default:
+      return unreachable(command);
+  }
+}
+
+function createCatalog({ data }: CreateCatalog, state: PortalObjectState): PortalObjectEvent[] {
+  requireAbsent(data.id, state);
+  checkPlacement({ id: data.id, kind: 'catalog', parent: data.parent, subtreeHeight: 0 });
+  const { id, title, description, links } = data;
+  return [
+    { type: 'CatalogCreated', data: { id, title, description, parentId: data.parent?.id ?? null, links } },
+  ];
+}
+
+function createCollection({ data }: CreateCollection, state: PortalObjectState): PortalObjectEvent[] {
+  requireAbsent(data.id, state);
+  checkPlacement({ id: data.id, kind: 'collection', parent: data.parent, subtreeHeight: 0 });
+  const { id, title, description, links } = data;
+  return [
+    {
+      type: 'CollectionCreated',
+      data: {
+        id,
+        title,
+        description,
+        parentId: data.parent?.id ?? null,
+        links,
+        license: data.license ?? collectionDefaults.license,
+        keywords: data.keywords ?? collectionDefaults.keywords,
+        extent: data.extent ?? collectionDefaults.extent,
+      },
+    },
+  ];
+}
+
+function update({ data }: UpdatePortalObject, state: PortalObjectState): PortalObjectEvent[] {
+  const object = requireLive(data.id, state, data.ancestorDeleted);
+  checkFieldsApply(object.id, object.kind, data.changes);
+  const diff = diffChanges(object, data.changes);
+  if (diff === null) return [];
+  return [{ type: 'PortalObjectUpdated', data: { id: object.id, kind: object.kind, ...diff } }];
+}
+
+function move({ data }: MovePortalObject, state: PortalObjectState): PortalObjectEvent[] {
+  const object = requireLive(data.id, state, data.ancestorDeleted);
+  const toParentId = data.parent?.id ?? null;
+  if (toParentId === object.parentId) return [];
+  checkPlacement({
+    id: object.id,
+    kind: object.kind,
+    parent: data.parent,
+    subtreeHeight: data.subtreeHeight,
+  });
+  return [
+    {
+      type: 'PortalObjectMoved',
+      data: { id: object.id, kind: object.kind, fromParentId: object.parentId, toParentId },
+    },
+  ];
+}
+
+function remove({ data }: DeletePortalObject, state: PortalObjectState): PortalObjectEvent[] {
+  const object = requireLive(data.id, state, data.ancestorDeleted);
+  if (data.hasChildren && !data.recursive) {
+    throw new DomainError(
+      'NOT_EMPTY',
+      `${object.kind} ${object.id} still has children; delete them first or delete recursively`,
+    );
+  }
+  return [
+    { type: 'PortalObjectDeleted', data: { id: object.id, kind: object.kind, recursive: data.recursive } },
+  ];
+}
+
+/** Ids are never reused, not even after a delete: the tombstoned stream keeps its history. */
+function requireAbsent(id: string, state: PortalObjectState): void {
+  if (state.status === 'absent') return;
+  const was = state.status === 'deleted' ? ' (deleted, and ids are never reused)' : '';
+  throw new DomainError('ALREADY_EXISTS', `${state.kind} ${id} already exists${was}`);
+}
+
+/**
+ * A deleted object answers like a missing one (`NOT_FOUND`), as reads answer 404 for it;
+ * the message still tells a person which case it is.
+ */
+function requireLive(id: string, state: PortalObjectState, ancestorDeleted: boolean): LivePortalObject {
+  switch (state.status) {
+    case 'absent':
+      throw new DomainError('NOT_FOUND', `portal object ${id} does not exist`);
+    case 'deleted':
+      throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted`);
+    case 'live':
+      if (ancestorDeleted) {
+        throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted with an ancestor`);
+      }
+      return state;
+    default:
+      return unreachable(state);
+  }
+}

@@ -1,0 +1,114 @@
+import type { PortalObjectChanges, PortalObjectEvent } from './events.js';
+import type { CollectionExtent, Link, PortalKind } from './types.js';
+import { unreachable } from './unreachable.js';
+
+export interface AbsentPortalObject {
+  readonly status: 'absent';
+}
+
+interface LiveFields {
+  readonly status: 'live';
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** `null` at root level. */
+  readonly parentId: string | null;
+  readonly links: readonly Link[];
+}
+
+export interface LiveCatalog extends LiveFields {
+  readonly kind: 'catalog';
+}
+
+export interface LiveCollection extends LiveFields {
+  readonly kind: 'collection';
+  readonly license: string;
+  readonly keywords: readonly string[];
+  /** `null`: the projector computes it from the ready items below. */
+  readonly extent: CollectionExtent | null;
+}
+
+export type LivePortalObject = LiveCatalog | LiveCollection;
+
+/** A tombstone: the history stays, but no command applies any more. */
+export interface DeletedPortalObject {
+  readonly status: 'deleted';
+  readonly id: string;
+  readonly kind: PortalKind;
+  readonly parentId: string | null;
+}
+
+export type PortalObjectState = AbsentPortalObject | LivePortalObject | DeletedPortalObject;
+
+export const initialState: PortalObjectState = { status: 'absent' };
+
+/**
+ * Applies one event. Events are facts, so evolve never throws: an event that cannot apply to the state
+ * (an update on an absent object) leaves it unchanged. `decide` never emits one, and appends are guarded
+ * by the expected revision, so only a corrupted stream could hold one.
+ */
+export function evolve(state: PortalObjectState, event: PortalObjectEvent): PortalObjectState {
+  switch (event.type) {
+    case 'CatalogCreated': {
+      if (state.status !== 'absent') return state;
+      const { id, title, description, parentId, links } = event.data;
+      return { status: 'live', kind: 'catalog', id, title, description, parentId, links };
+    }
+    case 'CollectionCreated': {
+      if (state.status !== 'absent') return state;
+      const { id, title, description, parentId, links, license, keywords, extent } = event.data;
+      return {
+        status: 'live',
+        kind: 'collection',
+        id,
+        title,
+        description,
+        parentId,
+        links,
+        license,
+        keywords,
+        extent,
+      };
+    }
+    case 'PortalObjectUpdated':
+      return state.status === 'live' ? applyChanges(state, event.data.changes) : state;
+    case 'PortalObjectMoved':
+      return state.status === 'live' ? { ...state, parentId: event.data.toParentId } : state;
+    case 'PortalObjectDeleted':
+      return state.status === 'live'
+        ? { status: 'deleted', id: state.id, kind: state.kind, parentId: state.parentId }
+        : state;
+    default:
+      return unreachable(event);
+  }
+}
+
+/** The state after every event of a stream, oldest first: what a command handler decides on. */
+export function foldState(events: Iterable<PortalObjectEvent>): PortalObjectState {
+  let state = initialState;
+  for (const event of events) state = evolve(state, event);
+  return state;
+}
+
+function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): LivePortalObject {
+  const common = {
+    title: changes.title ?? state.title,
+    description: changes.description ?? state.description,
+    links: changes.links ?? state.links,
+  };
+  switch (state.kind) {
+    case 'catalog':
+      return { ...state, ...common };
+    case 'collection':
+      return {
+        ...state,
+        ...common,
+        license: changes.license ?? state.license,
+        keywords: changes.keywords ?? state.keywords,
+        // `null` is a real value here (back to the computed extent), so only a missing field keeps the old one.
+        extent: changes.extent === undefined ? state.extent : changes.extent,
+      };
+    default:
+      return unreachable(state);
+  }
+}
