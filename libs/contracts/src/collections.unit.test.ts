@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { createCollectionBodySchema, KEYWORD_MAX, LICENSE_MAX, MAX_KEYWORDS } from './collections.js';
+import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
+import { someId, validCatalogBody, validCollectionBody } from './test-support/fixtures.js';
+import { acceptanceOf, rejectionOf } from './test-support/parse.js';
+import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+
+describe('collection create body', () => {
+  itEnforcesStringBounds(createCollectionBodySchema, {
+    path: 'title',
+    max: TITLE_MAX,
+    bodyWith: (title) => ({ ...validCollectionBody(), title }),
+  });
+  itEnforcesStringBounds(createCollectionBodySchema, {
+    path: 'description',
+    max: DESCRIPTION_MAX,
+    bodyWith: (description) => ({ ...validCollectionBody(), description }),
+  });
+  itEnforcesStringBounds(createCollectionBodySchema, {
+    path: 'license',
+    max: LICENSE_MAX,
+    bodyWith: (license) => ({ ...validCollectionBody(), license }),
+  });
+  itEnforcesStringBounds(createCollectionBodySchema, {
+    path: 'keywords[0]',
+    max: KEYWORD_MAX,
+    bodyWith: (keyword) => ({ ...validCollectionBody(), keywords: [keyword] }),
+  });
+
+  it('accepts the spec body without extensions, leaving defaults to the domain', () => {
+    const parsed = acceptanceOf(createCollectionBodySchema, validCatalogBody());
+    expect(Object.keys(parsed).sort()).toEqual(['description', 'links', 'title']);
+  });
+
+  it('accepts license, keywords and extent', () => {
+    expect(acceptanceOf(createCollectionBodySchema, validCollectionBody())).toEqual(validCollectionBody());
+  });
+
+  it(`accepts ${MAX_KEYWORDS} keywords and rejects ${MAX_KEYWORDS + 1}`, () => {
+    const keywords = (count: number) => Array.from({ length: count }, (_, i) => `k${i}`);
+    acceptanceOf(createCollectionBodySchema, { ...validCollectionBody(), keywords: keywords(MAX_KEYWORDS) });
+    expect(
+      rejectionOf(createCollectionBodySchema, {
+        ...validCollectionBody(),
+        keywords: keywords(MAX_KEYWORDS + 1),
+      }).message,
+    ).toBe(`keywords: must have at most ${MAX_KEYWORDS} keywords`);
+  });
+
+  it('parentId must be a UUID', () => {
+    expect(
+      rejectionOf(createCollectionBodySchema, { ...validCollectionBody(), parentId: 'root' }).message,
+    ).toBe('parentId: must be a UUID');
+    expect(
+      acceptanceOf(createCollectionBodySchema, { ...validCollectionBody(), parentId: someId }).parentId,
+    ).toBe(someId);
+  });
+
+  it('rejects unknown top-level fields', () => {
+    expect(
+      rejectionOf(createCollectionBodySchema, { ...validCollectionBody(), licence: 'MIT' }).message,
+    ).toBe('licence: is not an allowed field');
+  });
+});

@@ -1,0 +1,15 @@
+export * from './common.js';
+export * from './link.js';
+export * from './extent.js';
+export * from './portal-fields.js';
+export * from './catalogs.js';
+export * from './collections.js';
+export * from './items.js';
+export * from './portal-items.js';
+export * from './browser.js';
+export * from './service.js';
+export * from './batch.js';
+export * from './describe-zod-error.js';
+export * from './http-headers.js';
+export { buildOpenApiDocument, API_VERSION } from './openapi/document.js';
+export { serializeOpenApiDocument } from './openapi/serialize.js';

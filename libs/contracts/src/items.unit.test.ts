@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { CONTENT_TYPE_MAX, createItemBodySchema, FILE_NAME_MAX, MAX_UPLOAD_BYTES } from './items.js';
+import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
+import { someId, validItemBody, validLink } from './test-support/fixtures.js';
+import { acceptanceOf, rejectionOf } from './test-support/parse.js';
+import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+
+describe('item create body', () => {
+  itEnforcesStringBounds(createItemBodySchema, {
+    path: 'title',
+    max: TITLE_MAX,
+    bodyWith: (title) => ({ ...validItemBody(), title }),
+  });
+  itEnforcesStringBounds(createItemBodySchema, {
+    path: 'description',
+    max: DESCRIPTION_MAX,
+    bodyWith: (description) => ({ ...validItemBody(), description }),
+  });
+  itEnforcesStringBounds(createItemBodySchema, {
+    path: 'fileName',
+    max: FILE_NAME_MAX,
+    bodyWith: (fileName) => ({ ...validItemBody(), fileName }),
+  });
+  itEnforcesStringBounds(createItemBodySchema, {
+    path: 'contentType',
+    max: CONTENT_TYPE_MAX,
+    bodyWith: (contentType) => ({ ...validItemBody(), contentType }),
+  });
+  itEnforcesStringBounds(createItemBodySchema, {
+    path: 'links[0].title',
+    max: 140,
+    bodyWith: (title) => ({ ...validItemBody(), links: [{ ...validLink(), title }] }),
+  });
+
+  it('needs only title and links', () => {
+    expect(acceptanceOf(createItemBodySchema, validItemBody())).toEqual(validItemBody());
+    expect(rejectionOf(createItemBodySchema, { title: 'x' }).message).toBe('links: is required');
+  });
+
+  it('accepts every optional field', () => {
+    const body = {
+      ...validItemBody(),
+      description: 'Daily means',
+      parentId: someId,
+      size: 1,
+      fileName: 'temperature.tif',
+      contentType: 'image/tiff; application=geotiff',
+    };
+    expect(acceptanceOf(createItemBodySchema, body)).toEqual(body);
+  });
+
+  it(`size: accepts 1 and ${MAX_UPLOAD_BYTES} bytes`, () => {
+    acceptanceOf(createItemBodySchema, { ...validItemBody(), size: 1 });
+    acceptanceOf(createItemBodySchema, { ...validItemBody(), size: MAX_UPLOAD_BYTES });
+  });
+
+  it.each([
+    [0, 'size: must be a positive number of bytes'],
+    [-5, 'size: must be a positive number of bytes'],
+    [1.5, 'size: must be a whole number of bytes'],
+    ['100', 'size: must be a whole number of bytes'],
+    [MAX_UPLOAD_BYTES + 1, `size: must be at most ${MAX_UPLOAD_BYTES} bytes (5 TiB)`],
+  ])('size: rejects %j', (size, message) => {
+    expect(rejectionOf(createItemBodySchema, { ...validItemBody(), size }).message).toBe(message);
+  });
+
+  it('parentId must be a UUID', () => {
+    expect(rejectionOf(createItemBodySchema, { ...validItemBody(), parentId: 'abc' }).message).toBe(
+      'parentId: must be a UUID',
+    );
+  });
+
+  it('rejects unknown top-level fields', () => {
+    expect(rejectionOf(createItemBodySchema, { ...validItemBody(), filename: 'a.tif' }).message).toBe(
+      'filename: is not an allowed field',
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * Schema builders that carry human-readable messages, so a 400 body reads
+ * `title: must be at most 140 characters` instead of zod's default wording.
+ * `describeZodError` prefixes each message with the field's path.
+ */
+
+function plural(count: number, unit: string, units = `${unit}s`): string {
+  return `${count} ${count === 1 ? unit : units}`;
+}
+
+/** A missing field says "is required"; a present field of the wrong shape says what it must be. */
+export function expected(what: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`);
+}
+
+/** A string of `min`..`max` UTF-16 code units (JavaScript's `length`). */
+export function boundedText(min: number, max: number) {
+  return z
+    .string({ error: expected('a string') })
+    .min(min, { error: `must be at least ${plural(min, 'character')}` })
+    .max(max, { error: `must be at most ${plural(max, 'character')}` });
+}
+
+/** An array of at most `max` elements (and at least `min`), named `unit` (plural `units`) in messages. */
+export function boundedArray<T extends z.ZodType>(
+  item: T,
+  bounds: { min?: number; max: number; unit: string; units?: string },
+) {
+  const { min = 0, max, unit, units } = bounds;
+  const array = z
+    .array(item, { error: expected('an array') })
+    .max(max, { error: `must have at most ${plural(max, unit, units)}` });
+  return min > 0 ? array.min(min, { error: `must have at least ${plural(min, unit, units)}` }) : array;
+}
+
+/** Any 8-4-4-4-12 hexadecimal id: ids from other systems need not be RFC 9562 versions. */
+export function uuid() {
+  return z.guid({ error: expected('a UUID') });
+}
+
+/** A JSON object with string keys: never an array, string, number or null. */
+export function jsonObject() {
+  return z.record(z.string(), z.unknown(), { error: expected('a JSON object') });
+}
+
+/** Request objects reject keys they do not know, so a typo fails loudly instead of being dropped. */
+export function strictObject<Shape extends z.ZodRawShape>(shape: Shape, what = 'a JSON object') {
+  return z.strictObject(shape, { error: expected(what) });
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { portalRoutes } from './portal-routes.js';
+import type { JsonObject, Route } from './route.js';
+import { buildComponentSchemas, componentNameOf, schemaRef } from './schemas.js';
+import { serviceRoutes } from './service-routes.js';
+import {
+  buildErrorResponses,
+  buildResponseHeaders,
+  errorResponseName,
+  headerParameters,
+  pathParameters,
+  responseHeaderRefs,
+  securitySchemes,
+} from './shared-components.js';
+
+export const API_VERSION = '1.0.0';
+
+export const routes: readonly Route[] = [...portalRoutes, ...serviceRoutes];
+
+const tags = [
+  { name: 'catalogs', description: 'Catalogs: containers of catalogs, collections and items.' },
+  { name: 'collections', description: 'Collections: STAC-like containers of items.' },
+  { name: 'items', description: 'Every portal object read and changed as a portal item; item uploads.' },
+  { name: 'browser', description: 'Tree navigation: root, children, breadcrumbs, path lookup.' },
+  { name: 'auth', description: 'Sessions, tokens and API keys.' },
+  { name: 'users', description: 'The current user.' },
+  { name: 'service', description: 'Service description, batch commands, health and this document.' },
+];
+
+const jsonBody = (schema: z.ZodType) => ({
+  'application/json': { schema: { $ref: schemaRef(componentNameOf(schema)) } },
+});
+
+/** One query parameter per property of the query schema, converted as input (strings, before defaults). */
+function queryParameters(query: z.ZodObject): JsonObject[] {
+  const json = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input' }) as {
+    properties?: Record<string, JsonObject>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, { description, ...schema }]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    ...(typeof description === 'string' && { description }),
+    schema,
+  }));
+}
+
+function buildResponses(route: Route): JsonObject {
+  const responses: JsonObject = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: spec.description,
+      ...(spec.headers !== undefined && { headers: responseHeaderRefs(spec.headers) }),
+      ...(spec.schema !== undefined && { content: jsonBody(spec.schema) }),
+    };
+  }
+  for (const status of route.errors) {
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  }
+  return responses;
+}
+
+function buildOperation(route: Route): JsonObject {
+  const parameters = [
+    ...(route.pathParameters ?? []).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+    ...(route.query === undefined ? [] : queryParameters(route.query)),
+    ...(route.headers ?? []).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+  ];
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description !== undefined && { description: route.description }),
+    tags: [route.tag],
+    ...(route.public === true && { security: [] }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(route.body !== undefined && { requestBody: { required: true, content: jsonBody(route.body) } }),
+    responses: buildResponses(route),
+  };
+}
+
+function buildPaths(): Record<string, JsonObject> {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    const item = (paths[route.path] ??= {});
+    if (route.method in item)
+      throw new Error(`${route.method.toUpperCase()} ${route.path} is declared twice`);
+    item[route.method] = buildOperation(route);
+  }
+  return paths;
+}
+
+/** The OpenAPI 3.1.1 document of the whole HTTP surface, built from the zod schemas. */
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Portal Catalog Service',
+      version: API_VERSION,
+      description:
+        'HTTP JSON API of a geospatial data portal: catalogs, collections and items in a tree, uploads, browser navigation. Commands answer `X-Event-Position` and `ETag`; reads accept `X-Min-Position` to see a write.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
+    tags,
+    paths: buildPaths(),
+    components: {
+      schemas: buildComponentSchemas(),
+      responses: buildErrorResponses(),
+      parameters: { ...pathParameters, ...headerParameters },
+      headers: buildResponseHeaders(),
+      securitySchemes,
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+/** Error statuses answered with the message object; each maps to a shared response component. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 503;
+
+/** Request headers documented as shared parameters (DESIGN §5). */
+export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosition';
+
+/** Response headers documented as shared header components. */
+export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied';
+
+export type PathParameter = 'PortalObjectId' | 'NodeId' | 'BrowserPath' | 'AuthRoute';
+
+export interface ResponseSpec {
+  description: string;
+  /** A schema registered in `schemas.ts`; absent when the body is not specified yet. */
+  schema?: z.ZodType;
+  headers?: readonly ResponseHeader[];
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/api/v1/portal/items/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** No credentials needed: the operation overrides the document's security requirement. */
+  public?: boolean;
+  pathParameters?: readonly PathParameter[];
+  query?: z.ZodObject;
+  headers?: readonly RequestHeader[];
+  body?: z.ZodType;
+  /** Successes, and the rare error whose body is not the message object (readiness 503). */
+  responses: Partial<Record<200 | 201 | 202 | 503, ResponseSpec>>;
+  /** Statuses answered with the shared message-object responses. */
+  errors: readonly ErrorStatus[];
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** Operations that change state: 2xx answers carry the event position and the new revision. */
+export function commandResponses(
+  status: 200 | 201,
+  description: string,
+  schema: z.ZodType,
+): Route['responses'] {
+  const responses: Route['responses'] = {
+    202: {
+      description: `${description} Answered to \`Prefer: respond-async\` before the change is projected.`,
+      schema,
+      headers: ['XEventPosition', 'PreferenceApplied'],
+    },
+  };
+  responses[status] = { description, schema, headers: ['XEventPosition', 'ETag'] };
+  return responses;
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { batchCommandSchema, batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch.js';
+import { breadcrumbsSchema, browserNodePageSchema, browserNodeSchema } from '../browser.js';
+import { catalogPageSchema, catalogRecordSchema, createCatalogBodySchema } from '../catalogs.js';
+import { collectionRecordSchema, createCollectionBodySchema } from '../collections.js';
+import {
+  createdObjectSchema,
+  deletedObjectsSchema,
+  messageDetailSchema,
+  messageSchema,
+  pageLinkSchema,
+} from '../common.js';
+import {
+  bboxSchema,
+  collectionExtentRecordSchema,
+  collectionExtentSchema,
+  temporalIntervalSchema,
+} from '../extent.js';
+import { createItemBodySchema, partUrlSchema, uploadDescriptorSchema } from '../items.js';
+import { collectionLinkSchema, linkSchema, portalItemLinkSchema } from '../link.js';
+import {
+  assetSchema,
+  movePortalItemBodySchema,
+  portalItemPageSchema,
+  portalItemRecordSchema,
+  portalItemSummarySchema,
+  updatePortalItemBodySchema,
+} from '../portal-items.js';
+import { healthSchema, readinessSchema, serviceDescriptionSchema, serviceLinkSchema } from '../service.js';
+import type { JsonObject } from './route.js';
+
+/** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
+export const requestSchemas: Record<string, z.ZodType> = {
+  Link: linkSchema,
+  BBox: bboxSchema,
+  TemporalInterval: temporalIntervalSchema,
+  CollectionExtent: collectionExtentSchema,
+  CreateCatalogRequest: createCatalogBodySchema,
+  CreateCollectionRequest: createCollectionBodySchema,
+  CreateItemRequest: createItemBodySchema,
+  UpdatePortalItemRequest: updatePortalItemBodySchema,
+  MovePortalItemRequest: movePortalItemBodySchema,
+  BatchCommand: batchCommandSchema,
+  BatchRequest: batchRequestSchema,
+};
+
+/** Response bodies, converted with `io: 'output'` (what the service answers). */
+export const responseSchemas: Record<string, z.ZodType> = {
+  Link: linkSchema,
+  BBox: bboxSchema,
+  TemporalInterval: temporalIntervalSchema,
+  Message: messageSchema,
+  MessageDetail: messageDetailSchema,
+  CreatedObject: createdObjectSchema,
+  DeletedObjects: deletedObjectsSchema,
+  PageLink: pageLinkSchema,
+  PartUrl: partUrlSchema,
+  UploadDescriptor: uploadDescriptorSchema,
+  CatalogRecord: catalogRecordSchema,
+  CatalogPage: catalogPageSchema,
+  CollectionLink: collectionLinkSchema,
+  CollectionExtentRecord: collectionExtentRecordSchema,
+  CollectionRecord: collectionRecordSchema,
+  PortalItemLink: portalItemLinkSchema,
+  PortalItemSummary: portalItemSummarySchema,
+  Asset: assetSchema,
+  PortalItemRecord: portalItemRecordSchema,
+  PortalItemPage: portalItemPageSchema,
+  BrowserNode: browserNodeSchema,
+  BrowserNodePage: browserNodePageSchema,
+  Breadcrumbs: breadcrumbsSchema,
+  ServiceLink: serviceLinkSchema,
+  ServiceDescription: serviceDescriptionSchema,
+  Health: healthSchema,
+  Readiness: readinessSchema,
+  BatchResult: batchResultSchema,
+  BatchResponse: batchResponseSchema,
+};
+
+export const schemaRef = (name: string) => `#/components/schemas/${name}`;
+
+function convert(table: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(table)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: schemaRef,
+  });
+  const result: Record<string, JsonObject> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // A component is not a standalone document: its dialect and base URI come from the OpenAPI file.
+    const { $schema: _dialect, $id: _id, ...component } = schema as JsonObject;
+    result[id] = component;
+  }
+  return result;
+}
+
+/**
+ * Every named schema, requests and responses together. A name in both tables must convert to the
+ * same JSON Schema either way, or the document would describe one name two ways.
+ */
+export function buildComponentSchemas(
+  requestTable: Record<string, z.ZodType> = requestSchemas,
+  responseTable: Record<string, z.ZodType> = responseSchemas,
+): Record<string, JsonObject> {
+  const requests = convert(requestTable, 'input');
+  const responses = convert(responseTable, 'output');
+  for (const [name, schema] of Object.entries(requests)) {
+    const other = responses[name];
+    if (other !== undefined && JSON.stringify(other) !== JSON.stringify(schema)) {
+      throw new Error(
+        `component schema ${name} differs between requests and responses; give each its own name`,
+      );
+    }
+  }
+  return { ...responses, ...requests };
+}
+
+/** The component name of a registered schema, for `$ref`s in operations. */
+export function componentNameOf(schema: z.ZodType): string {
+  for (const table of [responseSchemas, requestSchemas]) {
+    for (const [name, candidate] of Object.entries(table)) if (candidate === schema) return name;
+  }
+  throw new Error('schema used by an operation is not registered in openapi/schemas.ts');
+}

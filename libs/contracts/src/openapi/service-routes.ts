@@ -1,0 +1,188 @@
+import { batchRequestSchema, batchResponseSchema } from '../batch.js';
+import { breadcrumbsSchema, browserNodePageSchema, browserNodeSchema } from '../browser.js';
+import { listQuerySchema } from '../common.js';
+import { healthSchema, readinessSchema, serviceDescriptionSchema } from '../service.js';
+import type { HttpMethod, Route } from './route.js';
+
+const authMethods: readonly HttpMethod[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+];
+
+const authRoutes: Route[] = authMethods.map((method) => ({
+  method,
+  path: '/api/auth/{route}',
+  operationId: `auth${method[0]?.toUpperCase() ?? ''}${method.slice(1)}`,
+  summary: `Authentication route family (${method.toUpperCase()})`,
+  description:
+    'Sign-up, sign-in, sign-out, session, tokens, API keys and organizations; bodies are specified with the auth module. Unknown routes answer 404, wrong methods 405; TRACE never echoes.',
+  tag: 'auth',
+  public: true,
+  pathParameters: ['AuthRoute'],
+  responses: { 200: { description: 'Handled by the auth module.' } },
+  errors: [400, 401, 404, 405],
+}));
+
+/** The browser family, and the aliases under which the contract also lists it. */
+function browserRoutes(prefix: string, operationPrefix: string, aliasOf?: string): Route[] {
+  const alias = aliasOf === undefined ? '' : ` Alias of \`${aliasOf}\`.`;
+  return [
+    {
+      method: 'get',
+      path: `${prefix}/nodes/{nodeId}/children`,
+      operationId: `${operationPrefix}Children`,
+      summary: 'Children of a browser node',
+      description: `In pages.${alias}`,
+      tag: 'browser',
+      pathParameters: ['NodeId'],
+      query: listQuerySchema,
+      headers: ['XMinPosition'],
+      responses: { 200: { description: 'A page of child nodes.', schema: browserNodePageSchema } },
+      errors: [400, 401, 404, 503],
+    },
+    {
+      method: 'get',
+      path: `${prefix}/nodes/{nodeId}/breadcrumbs`,
+      operationId: `${operationPrefix}Breadcrumbs`,
+      summary: 'Breadcrumbs of a browser node',
+      description: `From the root level down to the node itself.${alias}`,
+      tag: 'browser',
+      pathParameters: ['NodeId'],
+      headers: ['XMinPosition'],
+      responses: { 200: { description: 'The breadcrumbs.', schema: breadcrumbsSchema } },
+      errors: [400, 401, 404, 503],
+    },
+    {
+      method: 'get',
+      path: `${prefix}/path/{path}`,
+      operationId: `${operationPrefix}Path`,
+      summary: 'Look a node up by its slug path',
+      description: `Resolves slash-separated slugs from the root level.${alias}`,
+      tag: 'browser',
+      pathParameters: ['BrowserPath'],
+      headers: ['XMinPosition'],
+      responses: { 200: { description: 'The node at the path.', schema: browserNodeSchema } },
+      errors: [400, 401, 404, 503],
+    },
+  ];
+}
+
+function browserRoot(path: string, operationId: string, description: string): Route {
+  return {
+    method: 'get',
+    path,
+    operationId,
+    summary: 'Root of the portal browser',
+    description,
+    tag: 'browser',
+    query: listQuerySchema,
+    headers: ['XMinPosition'],
+    responses: { 200: { description: 'A page of root-level nodes.', schema: browserNodePageSchema } },
+    errors: [400, 401, 503],
+  };
+}
+
+export const serviceRoutes: readonly Route[] = [
+  {
+    method: 'get',
+    path: '/',
+    operationId: 'describeService',
+    summary: 'Describe the service',
+    description: 'Links to the OpenAPI document, the browser root and health.',
+    tag: 'service',
+    public: true,
+    responses: { 200: { description: 'The service description.', schema: serviceDescriptionSchema } },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/',
+    operationId: 'runBatch',
+    summary: 'Run a batch of create commands',
+    description:
+      'For pipelines: runs the commands in order and answers one result per command; a failed command does not stop the others.',
+    tag: 'service',
+    headers: ['IdempotencyKey', 'Prefer'],
+    body: batchRequestSchema,
+    responses: {
+      200: {
+        description: 'One result per command.',
+        schema: batchResponseSchema,
+        headers: ['XEventPosition'],
+      },
+      202: {
+        description:
+          'One result per command; answered to `Prefer: respond-async` before the changes are projected.',
+        schema: batchResponseSchema,
+        headers: ['XEventPosition', 'PreferenceApplied'],
+      },
+    },
+    errors: [400, 401, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    tag: 'service',
+    public: true,
+    responses: { 200: { description: 'The process is alive.', schema: healthSchema } },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/health/ready',
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description: 'Event store, PostgreSQL, Redis, S3 and projection lag.',
+    tag: 'service',
+    public: true,
+    responses: {
+      200: { description: 'Every dependency is up.', schema: readinessSchema },
+      503: { description: 'A dependency is down or the projections lag too far.', schema: readinessSchema },
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI 3.1.1 document',
+    tag: 'service',
+    public: true,
+    responses: { 200: { description: 'The OpenAPI document, generated from `libs/contracts`.' } },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/protected',
+    operationId: 'checkCredentials',
+    summary: 'Check credentials',
+    description:
+      'Answers 200 to valid credentials and 401 otherwise; the body is specified with the auth module.',
+    tag: 'auth',
+    responses: { 200: { description: 'The credentials are valid.' } },
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/users/me',
+    operationId: 'getCurrentUser',
+    summary: 'The current user',
+    description: 'The body is specified with the auth module.',
+    tag: 'users',
+    responses: { 200: { description: 'The current user.' } },
+    errors: [401],
+  },
+  ...authRoutes,
+  browserRoot('/api/v1/browser/root', 'browserRoot', 'Root-level nodes the caller may see, in pages.'),
+  ...browserRoutes('/api/v1/browser', 'browser'),
+  browserRoot('/api/v1/portal/browser/', 'portalBrowserRoot', 'Alias of `/api/v1/browser/root`.'),
+  ...browserRoutes('/browser', 'browserAlias', '/api/v1/browser/…'),
+];

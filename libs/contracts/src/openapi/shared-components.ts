@@ -1,0 +1,166 @@
+import { httpHeaders } from '../http-headers.js';
+import type { ErrorStatus, JsonObject, PathParameter, RequestHeader, ResponseHeader } from './route.js';
+import { schemaRef } from './schemas.js';
+
+const uuidSchema = { type: 'string', format: 'uuid' };
+const stringSchema = { type: 'string' };
+
+export const pathParameters: Record<PathParameter, JsonObject> = {
+  PortalObjectId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Id of the portal object.',
+    schema: uuidSchema,
+  },
+  NodeId: {
+    name: 'nodeId',
+    in: 'path',
+    required: true,
+    description: 'Id of a browser node.',
+    schema: uuidSchema,
+  },
+  BrowserPath: {
+    name: 'path',
+    in: 'path',
+    required: true,
+    description:
+      'Slash-separated slug path from the root level, e.g. `climate/temperature/2024` (slashes kept).',
+    schema: stringSchema,
+  },
+  AuthRoute: {
+    name: 'route',
+    in: 'path',
+    required: true,
+    description: 'Any route below `/api/auth/`, e.g. `sign-in/email`, `get-session`, `token` (slashes kept).',
+    schema: stringSchema,
+  },
+};
+
+export const headerParameters: Record<RequestHeader, JsonObject> = {
+  IfMatch: {
+    name: httpHeaders.ifMatch,
+    in: 'header',
+    description: 'The revision from `ETag`; a revision that is no longer current answers 412.',
+    schema: stringSchema,
+  },
+  IdempotencyKey: {
+    name: httpHeaders.idempotencyKey,
+    in: 'header',
+    description: 'A retry with the same key and body returns the first response; another body answers 409.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  Prefer: {
+    name: httpHeaders.prefer,
+    in: 'header',
+    description: '`respond-async` answers 202 at once instead of waiting until the change is projected.',
+    schema: { type: 'string', examples: ['respond-async'] },
+  },
+  XMinPosition: {
+    name: httpHeaders.minPosition,
+    in: 'header',
+    description:
+      'An `X-Event-Position` from an earlier command: the read waits (bounded) until the projections passed it, else 503.',
+    schema: stringSchema,
+  },
+};
+
+type ResponseHeaderComponent = ResponseHeader | 'RetryAfter' | 'Allow';
+
+const responseHeaderDefinitions: Record<ResponseHeaderComponent, { name: string; header: JsonObject }> = {
+  XEventPosition: {
+    name: httpHeaders.eventPosition,
+    header: {
+      description:
+        'Opaque position of the change in the event log; send it as `X-Min-Position` to read your write.',
+      schema: stringSchema,
+    },
+  },
+  ETag: {
+    name: httpHeaders.etag,
+    header: {
+      description: 'The revision of the object as a strong entity tag, e.g. `"3"`.',
+      schema: stringSchema,
+    },
+  },
+  PreferenceApplied: {
+    name: httpHeaders.preferenceApplied,
+    header: { description: '`respond-async` when the answer did not wait.', schema: stringSchema },
+  },
+  RetryAfter: {
+    name: httpHeaders.retryAfter,
+    header: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  },
+  Allow: { name: 'Allow', header: { description: 'The methods the path accepts.', schema: stringSchema } },
+};
+
+export function buildResponseHeaders(): Record<string, JsonObject> {
+  return Object.fromEntries(
+    Object.entries(responseHeaderDefinitions).map(([key, { header }]) => [key, header]),
+  );
+}
+
+/** `headers` of a response: wire name → `$ref` to the shared header component. */
+export function responseHeaderRefs(components: readonly ResponseHeaderComponent[]): JsonObject {
+  return Object.fromEntries(
+    components.map((key) => [responseHeaderDefinitions[key].name, { $ref: `#/components/headers/${key}` }]),
+  );
+}
+
+const errorDescriptions: Record<
+  ErrorStatus,
+  { name: string; description: string; headers?: ResponseHeaderComponent[] }
+> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'Invalid body, query or path: `message` names each failing field and its bound; `details` lists them.',
+  },
+  401: { name: 'Unauthorized', description: 'No credentials, or bad ones.' },
+  403: { name: 'Forbidden', description: 'Authenticated but not allowed.' },
+  404: { name: 'NotFound', description: 'Unknown object, or one the caller may not see.' },
+  405: { name: 'MethodNotAllowed', description: 'The path does not accept this method.', headers: ['Allow'] },
+  409: {
+    name: 'Conflict',
+    description:
+      'The change conflicts with the current state: parent of the wrong kind, depth or cycle, container not empty, or an `Idempotency-Key` reused with another body.',
+  },
+  412: { name: 'PreconditionFailed', description: '`If-Match` names a revision that is no longer current.' },
+  413: { name: 'PayloadTooLarge', description: 'The body is too large.' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'A dependency is down, or the projections did not reach `X-Min-Position` in time; retry after `Retry-After`.',
+    headers: ['RetryAfter'],
+  },
+};
+
+export const errorResponseName = (status: ErrorStatus) => errorDescriptions[status].name;
+
+export function buildErrorResponses(): Record<string, JsonObject> {
+  const responses: Record<string, JsonObject> = {};
+  for (const { name, description, headers = [] } of Object.values(errorDescriptions)) {
+    responses[name] = {
+      description,
+      ...(headers.length > 0 && { headers: responseHeaderRefs(headers) }),
+      content: { 'application/json': { schema: { $ref: schemaRef('Message') } } },
+    };
+  }
+  return responses;
+}
+
+export const securitySchemes: Record<string, JsonObject> = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A short-lived JWT from `/api/auth/token`, or an API key for pipelines.',
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'session',
+    description: 'The browser session set by `/api/auth/sign-in/email`.',
+  },
+};
