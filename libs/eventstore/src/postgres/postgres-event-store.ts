@@ -1,0 +1,267 @@
+import { START } from '@portal/domain';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  Position,
+  RecordedEvent,
+  SubscribeAllOptions,
+} from '@portal/domain';
+import type pg from 'pg';
+import { explainRefusedAppend, validateAppend, validateMaxBatchSize } from '../append-rules.js';
+import { isAborted, subscriptionSignal } from '../abort.js';
+import { ChangeSignal } from '../change-signal.js';
+import { toStoredMetadata } from '../stored-metadata.js';
+import { NotificationListener } from './notification-listener.js';
+import { defaultEventStoreSchema, notificationChannel, validateSchemaName } from './schema.js';
+import { buildStatements, expectationKind } from './statements.js';
+import type { AppendedRow, EventRow, EventStoreStatements, RefusalRow } from './statements.js';
+
+export interface PostgresEventStoreOptions {
+  /** Schema holding the tables (see `ensureEventStoreSchema`); default `eventstore`. */
+  readonly schema?: string;
+  /** Fallback poll for a lost notification or a barrier lifted by a transaction that appended nothing. */
+  readonly pollIntervalMs?: number;
+  /** Problems of the LISTEN connection; subscriptions survive them by polling. */
+  readonly onListenerError?: (error: Error) => void;
+  /** Called after every page a subscription reads, with its size; for metrics and tests. */
+  readonly onPageRead?: (eventCount: number) => void;
+}
+
+/** Anything that runs a query: the pool, or a client inside the caller's open transaction. */
+type Queryable = Pick<pg.ClientBase, 'query'>;
+
+/** The one error code this adapter interprets: a unique index refused a row. */
+const uniqueViolation = '23505';
+/** A refused append whose cause vanished before it could be explained is tried again this often. */
+const maxAppendAttempts = 5;
+
+/**
+ * The `EventStore` port on PostgreSQL: one statement per append, subscriptions ordered by the
+ * transaction-id barrier, woken by LISTEN/NOTIFY with polling as the safety net.
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly statements: EventStoreStatements;
+  /** The schema holding this store's tables. */
+  readonly schema: string;
+  private readonly pollIntervalMs: number;
+  private readonly onPageRead: (eventCount: number) => void;
+  private readonly changes = new ChangeSignal();
+  private readonly listener: NotificationListener;
+  private readonly closing = new AbortController();
+  private readonly channel: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.schema = validateSchemaName(options.schema ?? defaultEventStoreSchema);
+    this.statements = buildStatements(this.schema);
+    this.channel = notificationChannel(this.schema);
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.onPageRead = options.onPageRead ?? (() => undefined);
+    this.listener = new NotificationListener(
+      pool,
+      this.channel,
+      this.changes,
+      options.onListenerError ?? (() => undefined),
+    );
+  }
+
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { readonly expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    return this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
+  }
+
+  /**
+   * Appends on `client` inside the caller's open transaction: the events become visible (and
+   * subscribers wake) when the caller commits. A savepoint keeps the caller's transaction usable
+   * after a refused append.
+   */
+  appendWithin(
+    client: pg.ClientBase,
+    streamId: string,
+    events: readonly EventToAppend[],
+    options: { readonly expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    return this.appendOn(client, true, streamId, events, options.expectedRevision);
+  }
+
+  async readStream(streamId: string): Promise<readonly RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>({
+      name: `es_read_stream_${this.schema}`,
+      text: this.statements.readStream,
+      values: [streamId],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async *subscribeAll(options: SubscribeAllOptions): AsyncGenerator<readonly RecordedEvent[]> {
+    const maxBatchSize = validateMaxBatchSize(options.maxBatchSize);
+    const signal = subscriptionSignal(options.signal, this.closing.signal);
+    if (isAborted(signal)) return;
+    await this.listener.retain();
+    try {
+      let cursor = options.after;
+      while (!isAborted(signal)) {
+        const seen = this.changes.current;
+        const page = await this.readAllPage(cursor, maxBatchSize);
+        this.onPageRead(page.length);
+        if (isAborted(signal)) return;
+        const last = page.at(-1);
+        if (last) {
+          cursor = last.position;
+          yield page;
+          continue;
+        }
+        this.listener.reviveIfLost();
+        await this.changes.waitForChange(seen, this.pollIntervalMs, signal);
+      }
+    } finally {
+      await this.listener.release();
+    }
+  }
+
+  async headPosition(): Promise<Position> {
+    const result = await this.pool.query<Pick<EventRow, 'commit_position' | 'prepare_position'>>({
+      name: `es_head_${this.schema}`,
+      text: this.statements.headPosition,
+    });
+    const row = result.rows[0];
+    return row ? toPosition(row) : START;
+  }
+
+  /** Ends every running subscription. The pool belongs to the caller and stays open. */
+  close(): Promise<void> {
+    this.closing.abort();
+    return Promise.resolve();
+  }
+
+  private async appendOn(
+    queryable: Queryable,
+    inCallerTransaction: boolean,
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    validateAppend(streamId, events, expected);
+    for (let attempt = 1; attempt <= maxAppendAttempts; attempt += 1) {
+      const attemptAppend = (): Promise<AppendResult | null> =>
+        this.tryAppend(queryable, streamId, events, expected);
+      const written = await (
+        inCallerTransaction ? withSavepoint(queryable, attemptAppend) : attemptAppend()
+      ).catch((error: unknown) => {
+        // A stored event id (or, after a manual repair, a stored revision): explained below.
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      });
+      if (written) return written;
+      const explained = await this.explainRefusal(queryable, streamId, events, expected);
+      if (explained) return explained;
+    }
+    throw new Error(
+      `append to ${streamId} kept racing with other writers; gave up after ${maxAppendAttempts} attempts`,
+    );
+  }
+
+  /**
+   * The fast path: one statement that checks the revision, inserts and notifies; `null` when the
+   * expected revision does not hold, a unique violation when an event id is already stored.
+   */
+  private async tryAppend(
+    queryable: Queryable,
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult | null> {
+    const kind = expectationKind(expected);
+    const values: unknown[] = [
+      streamId,
+      events.length,
+      JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }))),
+      this.channel,
+    ];
+    if (typeof expected === 'bigint') values.push(expected.toString());
+    const result = await queryable.query<AppendedRow>({
+      name: `es_append_${kind}_${this.schema}`,
+      text: this.statements.append[kind],
+      values,
+    });
+    const row = result.rows[0];
+    if (!row) return null;
+    return {
+      nextRevision: BigInt(row.revision),
+      position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    };
+  }
+
+  /** The slow path, only after a refusal: a retry's original result, or the error that explains it. */
+  private async explainRefusal(
+    queryable: Queryable,
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult | null> {
+    const result = await queryable.query<RefusalRow>(this.statements.explainRefusal, [
+      streamId,
+      events.map((event) => event.id),
+    ]);
+    const row = result.rows[0];
+    const currentRevision = row?.current_revision == null ? null : BigInt(row.current_revision);
+    const stored = (row?.stored ?? []).map((event) => ({
+      id: event.id,
+      streamId: event.streamId,
+      revision: BigInt(event.revision),
+      position: { commit: BigInt(event.commit), prepare: BigInt(event.prepare) },
+    }));
+    return explainRefusedAppend(streamId, events, expected, currentRevision, stored);
+  }
+
+  private async readAllPage(after: Position, limit: number): Promise<RecordedEvent[]> {
+    // xid8 has no negative values; 0 is the invalid transaction id, below every real one.
+    const commit = after.commit < 0n ? 0n : after.commit;
+    const result = await this.pool.query<EventRow>({
+      name: `es_read_all_${this.schema}`,
+      text: this.statements.readAllPage,
+      values: [commit.toString(), after.prepare.toString(), limit],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+}
+
+/** Runs one statement so that its failure rolls back only itself, not the caller's transaction. */
+async function withSavepoint<T>(queryable: Queryable, work: () => Promise<T>): Promise<T> {
+  await queryable.query('SAVEPOINT portal_eventstore_append');
+  try {
+    const result = await work();
+    await queryable.query('RELEASE SAVEPOINT portal_eventstore_append');
+    return result;
+  } catch (error) {
+    await queryable.query('ROLLBACK TO SAVEPOINT portal_eventstore_append');
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === uniqueViolation;
+}
+
+function toPosition(row: Pick<EventRow, 'commit_position' | 'prepare_position'>): Position {
+  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id_text,
+    streamId: row.stream_id,
+    revision: BigInt(row.stream_revision_text),
+    position: toPosition(row),
+    type: row.type,
+    data: row.data,
+    metadata: toStoredMetadata(row.metadata, row.event_id_text),
+  };
+}

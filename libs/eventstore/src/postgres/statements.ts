@@ -1,0 +1,143 @@
+import type { ExpectedRevision } from '@portal/domain';
+import { assertNever } from '../append-rules.js';
+import { validateSchemaName } from './schema.js';
+
+/**
+ * The SQL of the PostgreSQL adapter, built once per schema.
+ * Every bigint and xid8 is selected as text so results do not depend on the process-wide pg type
+ * parsers; output columns get names of their own so ORDER BY always sorts the typed columns.
+ */
+
+const eventColumns = `
+  e.transaction_id::text AS commit_position,
+  e.global_position::text AS prepare_position,
+  e.stream_id,
+  e.stream_revision::text AS stream_revision_text,
+  e.event_id::text AS event_id_text,
+  e.type,
+  e.data,
+  e.metadata`;
+
+export interface EventRow {
+  readonly commit_position: string;
+  readonly prepare_position: string;
+  readonly stream_id: string;
+  readonly stream_revision_text: string;
+  readonly event_id_text: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: unknown;
+}
+
+export interface AppendedRow {
+  readonly revision: string;
+  readonly global_position: string;
+  readonly transaction_id: string;
+}
+
+export interface RefusalRow {
+  readonly current_revision: string | null;
+  readonly stored: readonly {
+    readonly id: string;
+    readonly streamId: string;
+    readonly revision: string;
+    readonly commit: string;
+    readonly prepare: string;
+  }[];
+}
+
+export type ExpectationKind = 'no_stream' | 'exists' | 'any' | 'revision';
+
+export function expectationKind(expected: ExpectedRevision): ExpectationKind {
+  return typeof expected === 'bigint' ? 'revision' : expected;
+}
+
+export interface EventStoreStatements {
+  /** $1 stream, $2 event count, $3 events as a jsonb array, $4 channel, [$5 expected revision]. */
+  readonly append: Readonly<Record<ExpectationKind, string>>;
+  /** $1 stream, $2 event ids: the stream's revision and the already stored events among the ids. */
+  readonly explainRefusal: string;
+  /** $1 stream. */
+  readonly readStream: string;
+  /** $1 commit, $2 prepare (exclusive lower bound), $3 limit. Only rows below the commit barrier. */
+  readonly readAllPage: string;
+  readonly headPosition: string;
+}
+
+export function buildStatements(schemaName: string): EventStoreStatements {
+  const s = `"${validateSchemaName(schemaName)}"`;
+  const append = (kind: ExpectationKind): string => `
+    WITH bumped AS (${bumpRevision(s, kind)}),
+    inserted AS (
+      INSERT INTO ${s}.events (stream_id, stream_revision, event_id, type, data, metadata)
+      SELECT $1, bumped.revision - $2::bigint + batch.ordinality, batch.id, batch.type,
+             -- jsonb_to_recordset turns a JSON null into SQL NULL; the event's data is JSON null.
+             coalesce(batch.data, 'null'::jsonb), batch.metadata
+      FROM bumped
+      CROSS JOIN ROWS FROM (
+        jsonb_to_recordset($3::jsonb) AS (id uuid, type text, data jsonb, metadata jsonb)
+      ) WITH ORDINALITY AS batch (id, type, data, metadata, ordinality)
+      ORDER BY batch.ordinality
+      RETURNING stream_revision, global_position
+    )
+    SELECT max(stream_revision)::text AS revision,
+           max(global_position)::text AS global_position,
+           pg_current_xact_id()::text AS transaction_id,
+           pg_notify($4::text, '') AS notified
+    FROM inserted
+    HAVING count(*) > 0`;
+
+  return {
+    append: {
+      no_stream: append('no_stream'),
+      exists: append('exists'),
+      any: append('any'),
+      revision: append('revision'),
+    },
+    explainRefusal: `
+      SELECT
+        (SELECT revision::text FROM ${s}.streams WHERE stream_id = $1) AS current_revision,
+        coalesce((
+          SELECT json_agg(json_build_object(
+            'id', event_id, 'streamId', stream_id, 'revision', stream_revision::text,
+            'commit', transaction_id::text, 'prepare', global_position::text))
+          FROM ${s}.events WHERE event_id = ANY($2::uuid[])
+        ), '[]'::json) AS stored`,
+    readStream: `SELECT ${eventColumns} FROM ${s}.events e WHERE e.stream_id = $1 ORDER BY e.stream_revision`,
+    readAllPage: `
+      SELECT ${eventColumns} FROM ${s}.events e
+      WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+        AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY e.transaction_id, e.global_position
+      LIMIT $3`,
+    headPosition: `
+      SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
+      FROM ${s}.events e
+      WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY e.transaction_id DESC, e.global_position DESC
+      LIMIT 1`,
+  };
+}
+
+/**
+ * One statement per expectation that moves the stream's revision by the event count and returns the
+ * new last revision, or returns no row when the expectation does not hold. Under READ COMMITTED a
+ * concurrent writer's row lock makes it wait and then re-check against the committed revision.
+ */
+function bumpRevision(s: string, kind: ExpectationKind): string {
+  switch (kind) {
+    case 'no_stream':
+      return `INSERT INTO ${s}.streams (stream_id, revision) VALUES ($1, $2::bigint - 1)
+              ON CONFLICT (stream_id) DO NOTHING RETURNING revision`;
+    case 'any':
+      return `INSERT INTO ${s}.streams AS stream (stream_id, revision) VALUES ($1, $2::bigint - 1)
+              ON CONFLICT (stream_id) DO UPDATE SET revision = stream.revision + $2::bigint RETURNING revision`;
+    case 'exists':
+      return `UPDATE ${s}.streams SET revision = revision + $2::bigint WHERE stream_id = $1 RETURNING revision`;
+    case 'revision':
+      return `UPDATE ${s}.streams SET revision = revision + $2::bigint
+              WHERE stream_id = $1 AND revision = $5::bigint RETURNING revision`;
+    default:
+      return assertNever(kind);
+  }
+}
