@@ -1,0 +1,35 @@
+/**
+ * Makes the project's bucket exist with the CORS rule presigned browser uploads need: a browser may only
+ * read the `ETag` of a part (which CompleteMultipartUpload needs) when the bucket exposes it.
+ * Idempotent. Run by s3.sh with S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_BUCKET set.
+ */
+import { CreateBucketCommand, PutBucketCorsCommand, S3ServiceException } from '@aws-sdk/client-s3';
+import { createS3Client, s3SettingsFromEnv } from './s3-client.js';
+
+const settings = s3SettingsFromEnv();
+const s3 = createS3Client(settings);
+
+try {
+  await s3.send(new CreateBucketCommand({ Bucket: settings.bucket }));
+} catch (error) {
+  const alreadyOurs = error instanceof S3ServiceException && error.name === 'BucketAlreadyOwnedByYou';
+  if (!alreadyOurs) throw error;
+}
+
+await s3.send(
+  new PutBucketCorsCommand({
+    Bucket: settings.bucket,
+    CORSConfiguration: {
+      CORSRules: [
+        {
+          AllowedOrigins: ['*'],
+          AllowedMethods: ['PUT', 'GET', 'HEAD'],
+          AllowedHeaders: ['*'],
+          ExposeHeaders: ['ETag'],
+          MaxAgeSeconds: 3600,
+        },
+      ],
+    },
+  }),
+);
+s3.destroy();
