@@ -1,0 +1,32 @@
+import express, { type Express } from 'express';
+import type { ApiDependencies } from './dependencies.js';
+import { catalogRoutes } from './catalogs/routes.js';
+import { collectionRoutes } from './collections/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { minPositionGate } from './http/consistency.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { jsonBody } from './http/json-body.js';
+import { HttpProblem } from './http/problem.js';
+import { requestLogging } from './http/request-logging.js';
+import { portalItemRoutes } from './portal-items/routes.js';
+import { serviceRoutes } from './service/routes.js';
+
+export function createApp(deps: ApiDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLogging(deps.logger));
+  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(minPositionGate(deps.projection, deps.config.PROJECTION_WAIT_MS));
+
+  app.use(healthRoutes(deps));
+  app.use(serviceRoutes(deps));
+  app.use(catalogRoutes(deps));
+  app.use(collectionRoutes(deps));
+  app.use(portalItemRoutes(deps));
+
+  app.use((req, _res, next) => {
+    next(new HttpProblem(404, `no route for ${req.method} ${req.path}`, 'ROUTE_NOT_FOUND'));
+  });
+  app.use(errorMiddleware);
+  return app;
+}

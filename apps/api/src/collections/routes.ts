@@ -1,0 +1,27 @@
+import { Router } from 'express';
+import { idParamsSchema } from '../http/params.js';
+import type { ApiDependencies } from '../dependencies.js';
+import { requireFound } from '../commands/execute.js';
+import { baseUrlOf } from '../http/base-url.js';
+import { idempotency } from '../http/idempotency.js';
+import { route } from '../http/routes.js';
+import { parseInput } from '../http/validate.js';
+import { findLiveObject } from '../read-model/portal-object-rows.js';
+import { collectionRecord } from './collection-record.js';
+import { createCollection } from './create-collection.js';
+
+export function collectionRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  route(router, '/api/v1/portal/collections/create', {
+    post: [idempotency(deps.pool), createCollection(deps)],
+  });
+  route(router, '/api/v1/collections/:id', {
+    get: async (req, res) => {
+      const { id } = parseInput(idParamsSchema, req.params, 'path');
+      const row = requireFound(await findLiveObject(deps.pool, id, 'collection'), `collection ${id}`);
+      res.setHeader('ETag', `"${row.version}"`);
+      res.json(collectionRecord(row, baseUrlOf(req, deps.config)));
+    },
+  });
+  return router;
+}

@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { EventMetadata } from '@portal/domain';
+
+export const SCHEMA_VERSION = 1;
+
+/** Who caused the events of this request. Actors and organizations arrive with the identity issue. */
+export function metadataOf(req: Request, now: () => Date): EventMetadata {
+  // pino-http's genReqId (request-logging.ts) always assigns a string id.
+  const requestId = typeof req.id === 'string' ? req.id : null;
+  const correlation = req.header('x-correlation-id');
+  return {
+    actorId: null,
+    orgId: null,
+    correlationId: correlation && correlation.length <= 128 ? correlation : (requestId ?? randomUUID()),
+    causationId: null,
+    requestId,
+    occurredAt: now().toISOString(),
+    schemaVersion: SCHEMA_VERSION,
+  };
+}

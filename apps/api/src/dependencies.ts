@@ -1,0 +1,16 @@
+import type { EventStore } from '@portal/domain';
+import type { Config, Logger, Pool } from '@portal/platform';
+import type { ProjectionWaiter } from './projection/projection-waiter.js';
+import type { ReadinessCheck } from './health/readiness.js';
+
+/** Everything the routes need, built once in `main.ts` and passed down; tests build their own. */
+export interface ApiDependencies {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly pool: Pool;
+  readonly eventStore: EventStore;
+  readonly projection: ProjectionWaiter;
+  readonly readinessChecks: readonly ReadinessCheck[];
+  readonly now: () => Date;
+  readonly newId: () => string;
+}

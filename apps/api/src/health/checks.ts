@@ -1,0 +1,70 @@
+import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Redis } from 'ioredis';
+import { comparePositions, formatPosition, type EventStore } from '@portal/domain';
+import { UPLOAD_WORKER_HEARTBEAT_KEY, type Pool } from '@portal/platform';
+import type { ProjectionWaiter } from '../projection/projection-waiter.js';
+import type { ReadinessCheck } from './readiness.js';
+
+export function postgresCheck(pool: Pool): ReadinessCheck {
+  return {
+    name: 'postgres',
+    critical: true,
+    check: async () => {
+      await pool.query('SELECT 1');
+      return { ok: true };
+    },
+  };
+}
+
+/** The event store answers, and how far the projector is behind it. Lag alone does not fail readiness. */
+export function eventStoreCheck(store: EventStore, projection: ProjectionWaiter): ReadinessCheck {
+  return {
+    name: 'eventStore',
+    critical: true,
+    check: async () => {
+      const head = await store.headPosition();
+      const checkpoint = projection.current();
+      return {
+        ok: true,
+        detail: {
+          head: formatPosition(head),
+          projected: formatPosition(checkpoint),
+          caughtUp: comparePositions(checkpoint, head) >= 0,
+        },
+      };
+    },
+  };
+}
+
+export function redisCheck(redis: Redis): ReadinessCheck {
+  return {
+    name: 'redis',
+    critical: false,
+    check: async () => {
+      await redis.ping();
+      return { ok: true };
+    },
+  };
+}
+
+export function uploadWorkerCheck(redis: Redis): ReadinessCheck {
+  return {
+    name: 'uploadWorker',
+    critical: false,
+    check: async () => {
+      const beat = await redis.get(UPLOAD_WORKER_HEARTBEAT_KEY);
+      return { ok: beat !== null, detail: { lastHeartbeat: beat } };
+    },
+  };
+}
+
+export function s3Check(s3: S3Client, bucket: string): ReadinessCheck {
+  return {
+    name: 's3',
+    critical: false,
+    check: async () => {
+      await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+      return { ok: true, detail: { bucket } };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { formatPosition, parsePosition, type Position } from '@portal/domain';
+import type { ProjectionWaiter } from '../projection/projection-waiter.js';
+import { HttpProblem } from './problem.js';
+
+/** `ETag` carries the stream revision; `If-Match` sends it back. */
+export function etagOf(revision: bigint): string {
+  return `"${revision}"`;
+}
+
+/** The revision a client expects from `If-Match`; `undefined` when the header is absent. */
+export function expectedRevisionFrom(req: Request): bigint | undefined {
+  const header = req.header('if-match');
+  if (header === undefined) return undefined;
+  const match = /^(?:W\/)?"(\d{1,19})"$/.exec(header.trim());
+  if (!match?.[1]) {
+    throw new HttpProblem(400, 'If-Match must be an ETag of this API, e.g. "3"', 'INVALID_IF_MATCH');
+  }
+  return BigInt(match[1]);
+}
+
+export function writeConsistencyHeaders(res: Response, position: Position | null, revision: bigint): void {
+  if (position) res.setHeader('X-Event-Position', formatPosition(position));
+  res.setHeader('ETag', etagOf(revision));
+}
+
+export function prefersAsync(req: Request): boolean {
+  return /\brespond-async\b/i.test(req.header('prefer') ?? '');
+}
+
+/** `X-Min-Position` on a read: wait (bounded) until the read models include that position, else 503. */
+export function minPositionGate(waiter: ProjectionWaiter, timeoutMs: number): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.header('x-min-position');
+    if (header === undefined) {
+      next();
+      return;
+    }
+    const position = parsePosition(header.trim());
+    if (!position) {
+      next(
+        new HttpProblem(
+          400,
+          'X-Min-Position must be a value of an X-Event-Position header',
+          'INVALID_POSITION',
+        ),
+      );
+      return;
+    }
+    waiter.waitFor(position, timeoutMs).then(
+      (projected) => {
+        next(
+          projected
+            ? undefined
+            : new HttpProblem(
+                503,
+                'the read models have not reached X-Min-Position yet; retry shortly',
+                'NOT_CAUGHT_UP',
+                undefined,
+                {
+                  'Retry-After': '1',
+                },
+              ),
+        );
+      },
+      (error: unknown) => {
+        next(error);
+      },
+    );
+  };
+}

@@ -1,0 +1,70 @@
+import type { ErrorRequestHandler } from 'express';
+import { DomainError, type DomainErrorCode } from '@portal/domain';
+import { HttpProblem } from './problem.js';
+
+const statusOfDomainCode: Record<DomainErrorCode, number> = {
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  PARENT_NOT_FOUND: 409,
+  INVALID_PARENT_KIND: 409,
+  DEPTH_EXCEEDED: 409,
+  CYCLE: 409,
+  NOT_EMPTY: 409,
+  DELETED: 404,
+  CONCURRENCY_CONFLICT: 409,
+  STALE_REVISION: 412,
+  INVALID_COMMAND: 400,
+};
+
+/** Errors raised by express's own body parser carry `type` and `status`. */
+interface BodyParserError {
+  readonly type: string;
+  readonly status: number;
+  readonly limit?: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && 'type' in error && 'status' in error;
+}
+
+function problemOf(error: unknown): HttpProblem | null {
+  if (error instanceof HttpProblem) return error;
+  if (error instanceof DomainError)
+    return new HttpProblem(statusOfDomainCode[error.code], error.message, error.code);
+  if (isBodyParserError(error)) {
+    switch (error.type) {
+      case 'entity.parse.failed':
+        return new HttpProblem(400, 'request body is not valid JSON', 'MALFORMED_JSON');
+      case 'entity.too.large':
+        return new HttpProblem(
+          413,
+          `request body is larger than ${error.limit ?? 'the limit'} bytes`,
+          'BODY_TOO_LARGE',
+        );
+      case 'encoding.unsupported':
+      case 'charset.unsupported':
+        return new HttpProblem(415, 'request body must be UTF-8 JSON', 'UNSUPPORTED_MEDIA_TYPE');
+      default:
+        if (error.status >= 400 && error.status < 500)
+          return new HttpProblem(error.status, 'bad request body');
+    }
+  }
+  return null;
+}
+
+/** Maps every error to the message object. Anything unexpected is a 500 with no internals in the body. */
+export const errorMiddleware: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const problem = problemOf(error);
+  if (!problem) {
+    req.log.error({ err: error }, 'unhandled error');
+    res.status(500).json({ message: 'internal error', code: 'INTERNAL' });
+    return;
+  }
+  if (problem.status >= 500) req.log.warn({ err: error }, problem.message);
+  for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+  res.status(problem.status).json({
+    message: problem.message,
+    ...(problem.code ? { code: problem.code } : {}),
+    ...(problem.details ? { details: problem.details } : {}),
+  });
+};

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import type { Pool } from '@portal/platform';
+import { HttpProblem } from './problem.js';
+
+/** How long a key is remembered; a pipeline retrying later than this creates anew. */
+const KEY_TTL_HOURS = 24;
+const REPLAYED_HEADERS = ['etag', 'x-event-position', 'location'] as const;
+
+interface StoredResponse {
+  readonly request_hash: string;
+  readonly status: number | null;
+  readonly body: unknown;
+  readonly headers: Record<string, string> | null;
+}
+
+export const idempotencySchemaSql = `
+CREATE SCHEMA IF NOT EXISTS api;
+CREATE TABLE IF NOT EXISTS api.idempotency_keys (
+  scope text NOT NULL,
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  status integer,
+  body jsonb,
+  headers jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (scope, key)
+);`;
+
+function capturedHeaders(res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = res.getHeader(name);
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * `Idempotency-Key` on creates: the first request with a key runs; a retry with the same key and body
+ * gets the first response again (status, body, ETag, position); the same key with another body is a 422.
+ * A key whose first request is still running answers 409. Only successes are remembered: after a 4xx or
+ * 5xx the key is free again, so a pipeline can fix the cause (say, create the parent) and retry.
+ */
+export function idempotency(pool: Pool): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.header('idempotency-key');
+    if (key === undefined) {
+      next();
+      return;
+    }
+    if (key.length < 1 || key.length > 255) {
+      throw new HttpProblem(400, 'Idempotency-Key must be 1 to 255 characters', 'INVALID_IDEMPOTENCY_KEY');
+    }
+    const scope = `${req.method} ${req.baseUrl}${req.path}`;
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify(req.body ?? null))
+      .digest('hex');
+
+    const claimed = await pool.query(
+      `INSERT INTO api.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, body = NULL,
+         headers = NULL, created_at = now()
+         WHERE api.idempotency_keys.created_at < now() - make_interval(hours => ${KEY_TTL_HOURS})
+       RETURNING key`,
+      [scope, key, requestHash],
+    );
+    if (claimed.rowCount === 0) {
+      const stored = await pool.query<StoredResponse>(
+        'SELECT request_hash, status, body, headers FROM api.idempotency_keys WHERE scope = $1 AND key = $2',
+        [scope, key],
+      );
+      const previous = stored.rows[0];
+      if (previous && previous.request_hash !== requestHash) {
+        throw new HttpProblem(
+          422,
+          'Idempotency-Key was already used with a different request body',
+          'IDEMPOTENCY_KEY_REUSED',
+        );
+      }
+      if (!previous || previous.status === null) {
+        throw new HttpProblem(
+          409,
+          'a request with this Idempotency-Key is still in progress',
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          undefined,
+          {
+            'Retry-After': '1',
+          },
+        );
+      }
+      for (const [name, value] of Object.entries(previous.headers ?? {})) res.setHeader(name, value);
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(previous.status).json(previous.body);
+      return;
+    }
+
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const remember =
+        res.statusCode < 300
+          ? pool.query(
+              'UPDATE api.idempotency_keys SET status = $3, body = $4, headers = $5 WHERE scope = $1 AND key = $2',
+              [
+                scope,
+                key,
+                res.statusCode,
+                JSON.stringify(body ?? null),
+                JSON.stringify(capturedHeaders(res)),
+              ],
+            )
+          : pool.query('DELETE FROM api.idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
+      remember.then(
+        () => json(body),
+        (error: unknown) => {
+          req.log.error({ err: error }, 'could not record idempotent response');
+          json(body);
+        },
+      );
+      return res;
+    };
+    next();
+  };
+}

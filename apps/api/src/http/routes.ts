@@ -1,0 +1,30 @@
+import type { Router, RequestHandler } from 'express';
+import { HttpProblem } from './problem.js';
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * Registers handlers for one path and answers every other method with 405 and `Allow`.
+ * HEAD follows GET, as express does.
+ */
+export function route(
+  router: Router,
+  path: string,
+  handlers: Partial<Record<Method, RequestHandler | RequestHandler[]>>,
+): void {
+  const methods = Object.keys(handlers) as Method[];
+  const allow = methods.map((method) => method.toUpperCase());
+  if (allow.includes('GET')) allow.push('HEAD');
+  const chain = router.route(path);
+  for (const method of methods) {
+    const handler = handlers[method];
+    if (handler) chain[method](handler);
+  }
+  chain.all((_req, _res, next) => {
+    next(
+      new HttpProblem(405, `method not allowed; use ${allow.join(', ')}`, 'METHOD_NOT_ALLOWED', undefined, {
+        Allow: allow.join(', '),
+      }),
+    );
+  });
+}

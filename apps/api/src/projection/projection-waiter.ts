@@ -1,0 +1,119 @@
+import pg from 'pg';
+import { comparePositions, parsePosition, START, type Position } from '@portal/domain';
+import type { Logger, Pool } from '@portal/platform';
+
+/** The projector announces each committed batch on this channel with the new checkpoint as payload. */
+export const PROJECTION_CHANNEL = 'portal_projection';
+const PROJECTION_NAME = 'portal';
+/** A missed notification (reconnect, rebuild swap) only delays a waiter by this much. */
+const POLL_INTERVAL_MS = 250;
+
+interface Waiter {
+  readonly position: Position;
+  readonly resolve: (projected: boolean) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * Lets a request wait until the read models include a given event position:
+ * a create answers after its own projection, a read honours `X-Min-Position`.
+ */
+export class ProjectionWaiter {
+  private checkpoint: Position = START;
+  private readonly waiters = new Set<Waiter>();
+  private listener: pg.Client | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    await this.listen();
+    this.poller = setInterval(() => {
+      if (this.waiters.size > 0) void this.refresh();
+    }, POLL_INTERVAL_MS);
+    this.poller.unref();
+  }
+
+  current(): Position {
+    return this.checkpoint;
+  }
+
+  /** Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(position, this.checkpoint) <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.poller) clearInterval(this.poller);
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiters.clear();
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const result = await this.pool.query<{ commit_position: string; prepare_position: string }>(
+        'SELECT commit_position, prepare_position FROM read.projection_checkpoints WHERE name = $1',
+        [PROJECTION_NAME],
+      );
+      const row = result.rows[0];
+      if (row) this.advance({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) });
+    } catch (error) {
+      // Before the projector's first start the table does not exist; waiters simply keep waiting.
+      this.logger.debug({ err: error }, 'projection checkpoint not readable yet');
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: 'api-projection-listener',
+    });
+    client.on('notification', (message) => {
+      const position = message.payload ? parsePosition(message.payload) : null;
+      if (position) this.advance(position);
+    });
+    client.on('error', (error) => {
+      this.logger.warn({ err: error }, 'projection listener lost its connection; reconnecting');
+      this.listener = null;
+      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
+    this.listener = client;
+  }
+
+  private advance(position: Position): void {
+    // A poll may answer after a newer notification arrived: the checkpoint only moves forward.
+    if (comparePositions(position, this.checkpoint) <= 0) return;
+    this.checkpoint = position;
+    for (const waiter of this.waiters) {
+      if (comparePositions(waiter.position, position) <= 0) {
+        clearTimeout(waiter.timer);
+        this.waiters.delete(waiter);
+        waiter.resolve(true);
+      }
+    }
+  }
+}

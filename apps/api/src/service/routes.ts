@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import { API_VERSION, buildOpenApiDocument } from '@portal/contracts';
+import type { ApiDependencies } from '../dependencies.js';
+import { baseUrlOf } from '../http/base-url.js';
+import { route } from '../http/routes.js';
+
+
+/** `GET /` tells a newcomer (or a client) where everything is; `/api/v1/openapi.json` the full contract. */
+export function serviceRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const openApiDocument = buildOpenApiDocument();
+  route(router, '/', {
+    get: (req, res) => {
+      const base = baseUrlOf(req, deps.config);
+      res.json({
+        name: 'portal-catalog-service',
+        version: API_VERSION,
+        description: 'HTTP JSON API of a geospatial data portal: catalogs, collections and items.',
+        links: [
+          { rel: 'self', href: `${base}/`, type: 'application/json' },
+          {
+            rel: 'service-desc',
+            href: `${base}/api/v1/openapi.json`,
+            type: 'application/vnd.oai.openapi+json;version=3.1',
+          },
+          { rel: 'browser-root', href: `${base}/api/v1/browser/root`, type: 'application/json' },
+          { rel: 'catalogs', href: `${base}/api/v1/portal/catalogs/`, type: 'application/json' },
+          { rel: 'health', href: `${base}/health`, type: 'application/json' },
+          { rel: 'ready', href: `${base}/health/ready`, type: 'application/json' },
+        ],
+      });
+    },
+  });
+  route(router, '/api/v1/openapi.json', {
+    get: (_req, res) => {
+      res.json(openApiDocument);
+    },
+  });
+  return router;
+}

@@ -1,0 +1,25 @@
+/**
+ * Applies every schema the service owns, idempotently: the PostgreSQL event store (when no EventStoreDB
+ * is configured), the read models, the projector's operational tables and the API's own tables.
+ * `npm start` and the end-to-end tests run it before the apps; each app also checks its own at boot.
+ */
+import { ensureEventStoreSchema } from '@portal/eventstore';
+import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
+import { idempotencySchemaSql } from '../apps/api/src/http/idempotency.js';
+import { portalProjection } from '../apps/projector/src/portal-projection.js';
+import { ensureOperationsSchema, ensureReadSchema } from '../apps/projector/src/schemas.js';
+
+const config = loadConfig();
+const logger = createLogger({ name: 'migrate', level: config.LOG_LEVEL });
+const pool = createPool({ connectionString: config.DATABASE_URL, max: 2, applicationName: 'migrate' });
+
+try {
+  await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  if (!config.EVENTSTORE_CONNECTION_STRING) await ensureEventStoreSchema(pool);
+  await ensureReadSchema(pool, { schema: 'read', projection: portalProjection });
+  await ensureOperationsSchema(pool, { schema: 'projector' });
+  await applySchema(pool, 'api', idempotencySchemaSql);
+  logger.info('schemas are up to date');
+} finally {
+  await pool.end();
+}

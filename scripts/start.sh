@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# npm start: the whole service on one machine, from nothing.
+# Installs dependencies, makes PostgreSQL+PostGIS, Redis and the S3 server present and running, applies
+# the schemas, then runs the API, the projector and the upload worker until one of them stops or Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-dependencies.sh
+bash scripts/services/up.sh start
+source scripts/services/env.sh start
+
+npx tsx scripts/migrate.ts
+
+pids=()
+stop_all() {
+  trap - INT TERM
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap 'stop_all; exit 130' INT TERM
+
+npx tsx apps/projector/src/main.ts &
+pids+=($!)
+npx tsx apps/upload-worker/src/main.ts &
+pids+=($!)
+npx tsx apps/api/src/main.ts &
+pids+=($!)
+
+# When any app exits, stop the others and report its status.
+set +e
+wait -n "${pids[@]}"
+status=$?
+set -e
+echo "an app stopped with status $status; stopping the others" >&2
+stop_all
+exit "$status"

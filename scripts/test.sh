@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# npm test: from nothing to every test level. Installs what is missing, starts the test services,
+# runs the static checks, then the unit, integration and end-to-end tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-dependencies.sh
+bash scripts/services/up.sh test
+source scripts/services/env.sh test
+export NODE_ENV=test LOG_LEVEL="${LOG_LEVEL:-warn}"
+
+npm run --silent check
+
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+status=$?
+set -e
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+' "$report" || true
+exit "$status"

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { call, link } from './support/http.js';
+
+const catalogPath = '/api/v1/portal/catalogs/create';
+const collectionPath = '/api/v1/portal/collections/create';
+
+function expectMessage(body: unknown, ...fragments: string[]): void {
+  const message = (body as { message?: unknown } | null)?.message;
+  expect(typeof message).toBe('string');
+  for (const fragment of fragments) expect(message).toContain(fragment);
+}
+
+describe('errors: every bad input is a clear 4xx message', () => {
+  it('answers 400 naming the field and its bound', async () => {
+    const tooLong = await call('POST', collectionPath, {
+      body: { title: 'x'.repeat(141), description: 'ok', links: [] },
+    });
+    expect(tooLong.status).toBe(400);
+    expectMessage(tooLong.body, 'title', '140');
+
+    const longDescription = await call('POST', collectionPath, {
+      body: { title: 'ok', description: 'd'.repeat(1001), links: [] },
+    });
+    expect(longDescription.status).toBe(400);
+    expectMessage(longDescription.body, 'description', '1000');
+  });
+
+  it('accepts every bound exactly and refuses one past it', async () => {
+    const atBounds = await call('POST', collectionPath, {
+      body: {
+        title: 't'.repeat(140),
+        description: 'd'.repeat(1000),
+        links: [
+          link({
+            title: 'x'.repeat(140),
+            href: 'h'.repeat(2048),
+            rel: 'r'.repeat(140),
+            type: 'y'.repeat(140),
+            targetType: 'z'.repeat(140),
+          }),
+        ],
+      },
+    });
+    expect(atBounds.status).toBe(201);
+
+    const hrefTooLong = await call('POST', catalogPath, {
+      body: { title: 'ok', description: 'ok', links: [link({ href: 'h'.repeat(2049) })] },
+    });
+    expect(hrefTooLong.status).toBe(400);
+    expectMessage(hrefTooLong.body, 'links[0].href', '2048');
+
+    const emptyRel = await call('POST', catalogPath, {
+      body: { title: 'ok', description: 'ok', links: [link({ rel: '' })] },
+    });
+    expect(emptyRel.status).toBe(400);
+    expectMessage(emptyRel.body, 'links[0].rel');
+  });
+
+  it('refuses a linkJson that is not a JSON object', async () => {
+    for (const linkJson of [[], 'text', 3, null]) {
+      const response = await call('POST', catalogPath, {
+        body: { title: 'ok', description: 'ok', links: [link({ linkJson })] },
+      });
+      expect(response.status).toBe(400);
+      expectMessage(response.body, 'linkJson');
+    }
+  });
+
+  it('answers 400 for a missing required field', async () => {
+    const response = await call('POST', catalogPath, { body: { title: 'No links', description: 'x' } });
+    expect(response.status).toBe(400);
+    expectMessage(response.body, 'links');
+  });
+
+  it('answers 400 for malformed JSON, 415 for another media type, 413 for an oversized body', async () => {
+    const malformed = await call('POST', catalogPath, {
+      rawBody: '{"title": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    expectMessage(malformed.body, 'JSON');
+
+    const text = await call('POST', catalogPath, {
+      rawBody: 'title=x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expectMessage(text.body);
+
+    const huge = await call('POST', catalogPath, {
+      body: {
+        title: 'ok',
+        description: 'ok',
+        links: [link({ linkJson: { blob: 'x'.repeat(2 * 1024 * 1024) } })],
+      },
+    });
+    expect(huge.status).toBe(413);
+    expectMessage(huge.body);
+  });
+
+  it('answers 405 with Allow for a wrong method and 404 for an unknown route', async () => {
+    const wrongMethod = await call('PUT', '/api/v1/portal/catalogs/create', { body: {} });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expectMessage(wrongMethod.body);
+
+    const unknown = await call('GET', '/api/v1/nothing-here');
+    expect(unknown.status).toBe(404);
+    expectMessage(unknown.body);
+  });
+
+  it('answers 400 for a bad If-Match, cursor or X-Min-Position', async () => {
+    const badIfMatch = await call('PATCH', '/api/v1/portal/items/6f1c2b8e-4d3a-4b7e-9c1d-2a3b4c5d6e7f', {
+      body: { title: 'x' },
+      headers: { 'if-match': 'yesterday' },
+    });
+    expect(badIfMatch.status).toBe(400);
+    const badCursor = await call('GET', '/api/v1/portal/catalogs/?cursor=bm90LWEtY3Vyc29y');
+    expect(badCursor.status).toBe(400);
+    const badPosition = await call('GET', '/api/v1/portal/catalogs/', {
+      headers: { 'x-min-position': 'soon' },
+    });
+    expect(badPosition.status).toBe(400);
+    const badLimit = await call('GET', '/api/v1/portal/catalogs/?limit=1001');
+    expect(badLimit.status).toBe(400);
+    expectMessage(badLimit.body, 'limit');
+  });
+});

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call, createCatalog, createCollection, link } from './support/http.js';
+
+describe('portal items: every kind through one path', () => {
+  it('answers the portal item record for a catalog, resolving links to portal objects', async () => {
+    const target = await createCollection({ title: 'Linked target' });
+    const missing = randomUUID();
+    const id = await createCatalog({
+      title: 'Linker',
+      links: [
+        link({ href: target, targetType: 'collection', rel: 'related' }),
+        link({ href: `/api/v1/portal/items/${missing}`, targetType: 'portal-item', rel: 'related' }),
+        link(),
+      ],
+    });
+    const response = await call('GET', `/api/v1/portal/items/${id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      id,
+      kind: 'catalog',
+      status: 'ready',
+      tags: [],
+      assets: [],
+      bbox: null,
+    });
+    expect(response.body.links).toHaveLength(3);
+    const linked = response.body.linksPortalItems as { id: string; kind: string; status: string }[];
+    expect(linked).toEqual([expect.objectContaining({ id: target, kind: 'collection', status: 'ready' })]);
+    expect(typeof response.body.createdAt).toBe('string');
+    expect(typeof response.body.updatedAt).toBe('string');
+  });
+
+  it('updates with If-Match and refuses a stale revision with 412', async () => {
+    const id = await createCatalog({ title: 'Before' });
+    const updated = await call('PATCH', `/api/v1/portal/items/${id}`, {
+      body: { title: 'After' },
+      headers: { 'if-match': '"0"' },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('etag')).toBe('"1"');
+    const read = await call('GET', `/api/v1/portal/items/${id}`);
+    expect(read.body).toMatchObject({ title: 'After', slug: 'after', revision: 1 });
+    expect(read.headers.get('etag')).toBe('"1"');
+
+    const stale = await call('PATCH', `/api/v1/portal/items/${id}`, {
+      body: { title: 'Lost update' },
+      headers: { 'if-match': '"0"' },
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.body).toHaveProperty('message');
+    expect((await call('GET', `/api/v1/portal/items/${id}`)).body).toMatchObject({ title: 'After' });
+  });
+
+  it('moves a subtree, updating depth, and refuses a cycle', async () => {
+    const a = await createCatalog({ title: 'A' });
+    const b = await createCatalog({ title: 'B' });
+    const child = await createCatalog({ title: 'Child of A', parentId: a });
+
+    const moved = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: b } });
+    expect(moved.status).toBe(200);
+    expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 3 });
+    expect((await call('GET', `/api/v1/portal/catalogs/${b}`)).body).toMatchObject({ childCount: 1 });
+
+    const cycle = await call('POST', `/api/v1/portal/items/${b}/move`, { body: { parentId: child } });
+    expect(cycle.status).toBe(409);
+    expect(cycle.body).toMatchObject({ code: 'CYCLE' });
+
+    const backToRoot = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: null } });
+    expect(backToRoot.status).toBe(200);
+    expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 2 });
+  });
+
+  it('deletes one object, refusing a non-empty container unless recursive', async () => {
+    const parent = await createCatalog({ title: 'Container' });
+    const child = await createCollection({ title: 'Content', parentId: parent });
+
+    const refused = await call('DELETE', `/api/v1/portal/items/${parent}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'NOT_EMPTY' });
+
+    expect((await call('DELETE', `/api/v1/portal/items/${parent}?recursive=true`)).status).toBe(200);
+    expect((await call('GET', `/api/v1/portal/items/${parent}`)).status).toBe(404);
+    expect((await call('GET', `/api/v1/collections/${child}`)).status).toBe(404);
+    const again = await call('PATCH', `/api/v1/portal/items/${child}`, { body: { title: 'Ghost' } });
+    expect(again.status).toBe(404);
+  });
+
+  it('answers 404 for an unknown object on every verb', async () => {
+    const id = randomUUID();
+    expect((await call('GET', `/api/v1/portal/items/${id}`)).status).toBe(404);
+    expect((await call('PATCH', `/api/v1/portal/items/${id}`, { body: { title: 'x' } })).status).toBe(404);
+    expect((await call('DELETE', `/api/v1/portal/items/${id}`)).status).toBe(404);
+    expect((await call('POST', `/api/v1/portal/items/${id}/move`, { body: { parentId: null } })).status).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+
+/**
+ * The whole service as a client meets it: a fresh database, the schemas migrated, and the three apps
+ * started as separate processes exactly as `npm start` runs them. Tests speak HTTP to `baseUrl` only.
+ */
+export interface Stack {
+  readonly baseUrl: string;
+  readonly databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+const repoRoot = new URL('../../', import.meta.url).pathname;
+const STARTUP_TIMEOUT_MS = 60_000;
+
+function adminUrl(): string {
+  return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal_test';
+}
+
+async function createDatabase(): Promise<string> {
+  const name = `portal_e2e_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+function run(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Resolves with the API's port once it logs `listening`; rejects if it exits first. */
+async function listeningPort(api: ChildProcess): Promise<number> {
+  const lines = createInterface({ input: api.stdout ?? process.stdin });
+  const exited = once(api, 'exit').then(([code]) => {
+    throw new Error(`api exited with ${String(code)} before listening`);
+  });
+  const listening = (async () => {
+    for await (const line of lines) {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'listening' && typeof entry.port === 'number') return entry.port;
+      } catch {
+        // not a log line
+      }
+    }
+    throw new Error('api output ended before listening');
+  })();
+  return Promise.race([listening, exited]);
+}
+
+async function migrate(env: NodeJS.ProcessEnv): Promise<void> {
+  const migration = run('scripts/migrate.ts', env);
+  const [code] = (await once(migration, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`migration failed with ${String(code)}`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+  const databaseUrl = await createDatabase();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    PROJECTOR_BATCH_SIZE: '200',
+    ...extraEnv,
+  };
+  await migrate(env);
+  const children = [
+    run('apps/projector/src/main.ts', env),
+    run('apps/upload-worker/src/main.ts', env),
+    run('apps/api/src/main.ts', env),
+  ];
+  for (const child of children) child.stderr?.pipe(process.stderr);
+  const api = children[2] as ChildProcess;
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => {
+      reject(new Error('api did not start in time'));
+    }, STARTUP_TIMEOUT_MS).unref(),
+  );
+  const port = await Promise.race([listeningPort(api), timeout]);
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    stop: async () => {
+      await Promise.all(children.map(stopProcess));
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
