@@ -1,27 +1,37 @@
-import type { RequestHandler } from 'express';
-import { createCatalogBodySchema } from '@portal/contracts';
+import type { Request, RequestHandler } from 'express';
+import { createCatalogBodySchema, type CreateCatalogBody } from '@portal/contracts';
 import { decide, initialState, streamIdOf } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { appendDecision, respondToCommand } from '../commands/execute.js';
+import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
 import { lookupParent } from '../commands/portal-object-repository.js';
 import { parseInput } from '../http/validate.js';
+
+/** Decides and appends a new catalog; shared by the single create and the `POST /` batch. */
+export async function runCreateCatalog(
+  deps: ApiDependencies,
+  req: Request,
+  body: CreateCatalogBody,
+): Promise<{ id: string; outcome: CommandOutcome }> {
+  const id = deps.newId();
+  const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
+  const events = decide(
+    {
+      type: 'CreateCatalog',
+      data: { id, title: body.title, description: body.description, links: body.links, parent },
+    },
+    initialState,
+  );
+  const outcome = await appendDecision(deps, req, streamIdOf('catalog', id), events, {
+    expectedRevision: 'no_stream',
+    currentRevision: -1n,
+  });
+  return { id, outcome };
+}
 
 export function createCatalog(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const body = parseInput(createCatalogBodySchema, req.body, 'catalog');
-    const id = deps.newId();
-    const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
-    const events = decide(
-      {
-        type: 'CreateCatalog',
-        data: { id, title: body.title, description: body.description, links: body.links, parent },
-      },
-      initialState,
-    );
-    const outcome = await appendDecision(deps, req, streamIdOf('catalog', id), events, {
-      expectedRevision: 'no_stream',
-      currentRevision: -1n,
-    });
+    const { id, outcome } = await runCreateCatalog(deps, req, body);
     res.setHeader('Location', `/api/v1/portal/catalogs/${id}`);
     await respondToCommand(deps, req, res, outcome, { status: 201, body: { portalItemId: id } });
   };

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { deleteCatalogsQuerySchema } from '@portal/contracts';
-import { decide, DomainError, type PortalObjectEvent } from '@portal/domain';
+import { decide, DomainError, type PortalObjectEvent, type Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { appendDecision, respondToCommand } from '../commands/execute.js';
 import { isAncestorDeleted, loadObject, type LoadedObject } from '../commands/portal-object-repository.js';
 import { awaitReadModelFreshness } from '../commands/read-model-freshness.js';
 import { parseInput } from '../http/validate.js';
@@ -36,13 +36,20 @@ export function deleteCatalogs(deps: ApiDependencies): RequestHandler {
       );
       decisions.push({ object, events });
     }
-    let last: CommandOutcome = { position: null, revision: -1n };
+    let position: Position | null = null;
     for (const { object, events } of decisions) {
-      last = await appendDecision(deps, req, object.streamId, events, {
+      const outcome = await appendDecision(deps, req, object.streamId, events, {
         expectedRevision: object.revision,
         currentRevision: object.revision,
       });
+      position = outcome.position ?? position;
     }
-    await respondToCommand(deps, req, res, last, { status: 200, body: { deleted: ids } });
+    await respondToCommand(
+      deps,
+      req,
+      res,
+      { position, revision: null },
+      { status: 200, body: { deleted: ids } },
+    );
   };
 }

@@ -17,6 +17,12 @@ export interface CommandOutcome {
   readonly revision: bigint;
 }
 
+/** What a response reports: the newest position written, and the revision when one stream changed. */
+export interface ResponseConsistency {
+  readonly position: Position | null;
+  readonly revision: bigint | null;
+}
+
 /** Appends what a decider decided, with this request's metadata. */
 export async function appendDecision(
   deps: Pick<ApiDependencies, 'eventStore' | 'now' | 'newId'>,
@@ -80,7 +86,7 @@ export async function respondToCommand(
   deps: Pick<ApiDependencies, 'projection' | 'config'>,
   req: Request,
   res: Response,
-  outcome: CommandOutcome,
+  outcome: ResponseConsistency,
   success: { readonly status: number; readonly body: unknown },
 ): Promise<void> {
   writeConsistencyHeaders(res, outcome.position, outcome.revision);

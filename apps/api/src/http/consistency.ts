@@ -11,7 +11,8 @@ export function etagOf(revision: bigint): string {
 /** The revision a client expects from `If-Match`; `undefined` when the header is absent. */
 export function expectedRevisionFrom(req: Request): bigint | undefined {
   const header = req.header('if-match');
-  if (header === undefined) return undefined;
+  // `*` asks only that the object exists, which every command on it checks anyway.
+  if (header === undefined || header.trim() === '*') return undefined;
   const match = /^(?:W\/)?"(\d{1,19})"$/.exec(header.trim());
   if (!match?.[1]) {
     throw new HttpProblem(400, 'If-Match must be an ETag of this API, e.g. "3"', 'INVALID_IF_MATCH');
@@ -19,9 +20,14 @@ export function expectedRevisionFrom(req: Request): bigint | undefined {
   return BigInt(match[1]);
 }
 
-export function writeConsistencyHeaders(res: Response, position: Position | null, revision: bigint): void {
+/** `revision` is `null` for commands spanning several streams (batches, bulk deletes): no single ETag. */
+export function writeConsistencyHeaders(
+  res: Response,
+  position: Position | null,
+  revision: bigint | null,
+): void {
   if (position) res.setHeader('X-Event-Position', formatPosition(position));
-  res.setHeader('ETag', etagOf(revision));
+  if (revision !== null) res.setHeader('ETag', etagOf(revision));
 }
 
 export function prefersAsync(req: Request): boolean {

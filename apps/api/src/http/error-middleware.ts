@@ -27,7 +27,8 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof error === 'object' && error !== null && 'type' in error && 'status' in error;
 }
 
-function problemOf(error: unknown): HttpProblem | null {
+/** The client-facing problem an error stands for; `null` for an unexpected error (a 500). */
+export function problemOf(error: unknown): HttpProblem | null {
   if (error instanceof HttpProblem) return error;
   if (error instanceof DomainError)
     return new HttpProblem(statusOfDomainCode[error.code], error.message, error.code);

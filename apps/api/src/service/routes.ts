@@ -2,8 +2,9 @@ import { Router } from 'express';
 import { API_VERSION, buildOpenApiDocument } from '@portal/contracts';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
+import { idempotency } from '../http/idempotency.js';
 import { route } from '../http/routes.js';
-
+import { runBatch } from './run-batch.js';
 
 /** `GET /` tells a newcomer (or a client) where everything is; `/api/v1/openapi.json` the full contract. */
 export function serviceRoutes(deps: ApiDependencies): Router {
@@ -30,6 +31,7 @@ export function serviceRoutes(deps: ApiDependencies): Router {
         ],
       });
     },
+    post: [idempotency(deps.pool), runBatch(deps)],
   });
   route(router, '/api/v1/openapi.json', {
     get: (_req, res) => {

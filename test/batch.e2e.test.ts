@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { call } from './support/http.js';
+
+interface BatchResponse {
+  results: { status: number; body: { portalItemId?: string; message?: string; code?: string } }[];
+}
+
+describe('POST / runs a batch of creates in order', () => {
+  it('answers one result per command, a refused one not stopping the others', async () => {
+    const response = await call<BatchResponse>('POST', '/', {
+      body: {
+        commands: [
+          { type: 'createCatalog', body: { title: 'Batch root', description: 'x', links: [] } },
+          {
+            type: 'createCollection',
+            body: { title: 'Orphan', description: 'x', links: [], parentId: randomUUID() },
+          },
+          { type: 'createCollection', body: { title: 'Batch collection', description: 'x', links: [] } },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((result) => result.status)).toEqual([201, 409, 201]);
+    expect(response.body.results[1]?.body.code).toBe('PARENT_NOT_FOUND');
+    const collectionId = response.body.results[2]?.body.portalItemId;
+    expect((await call('GET', `/api/v1/collections/${collectionId ?? ''}`)).status).toBe(200);
+  });
+
+  it('refuses an invalid batch as a whole with 400 and creates nothing', async () => {
+    const response = await call('POST', '/', {
+      body: {
+        commands: [
+          { type: 'createCatalog', body: { title: 'Would be created', description: 'x', links: [] } },
+          { type: 'createCatalog', body: { title: 'x'.repeat(141), description: 'x', links: [] } },
+        ],
+      },
+    });
+    expect(response.status).toBe(400);
+    expect((response.body as { message: string }).message).toContain('commands[1].body.title');
+  });
+
+  it('refuses an empty batch and an unknown command type', async () => {
+    expect((await call('POST', '/', { body: { commands: [] } })).status).toBe(400);
+    const unknown = await call('POST', '/', { body: { commands: [{ type: 'dropEverything', body: {} }] } });
+    expect(unknown.status).toBe(400);
+  });
+});
