@@ -1,0 +1,12 @@
+export { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
+export { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
+export { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
+export { runProjector, leadershipName, type ProjectorOptions } from './run-projector.js';
+export {
+  ProjectionRunner,
+  ProjectionHaltedError,
+  DEFAULT_RETRY_DELAYS_MS,
+  type RunnerOptions,
+} from './runner.js';
+export { rebuildReadSchema, type RebuildOptions, type RebuildResult } from './rebuild/rebuild-read-schema.js';
+export type { Projection, ReadModel } from './projection.js';

@@ -1,0 +1,64 @@
+/**
+ * The projector process: leads (or waits as standby) and projects until SIGTERM/SIGINT, then finishes
+ * its batch, releases the lock and exits 0. A poison event exits 1 after it is dead-lettered.
+ */
+import { createLogger, loadConfig } from '@portal/platform';
+import { ProjectionHaltedError } from './runner.js';
+import { openProjectorResources } from './resources.js';
+import { runProjector } from './run-projector.js';
+import { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
+import { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
+import { loadProjectorConfig } from './projector-config.js';
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const projectorConfig = loadProjectorConfig();
+  const log = createLogger({ name: 'projector', level: config.LOG_LEVEL });
+  const shutdown = new AbortController();
+  const stop = (signal: NodeJS.Signals): void => {
+    if (shutdown.signal.aborted) {
+      log.warn({ signal }, 'second signal: exiting without finishing the batch');
+      process.exit(1);
+    }
+    log.info({ signal }, 'stopping after the current batch');
+    shutdown.abort();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  const resources = await openProjectorResources(config, projectorConfig, 'projector', log);
+  try {
+    const schema = projectorConfig.PROJECTOR_READ_SCHEMA;
+    await ensureReadSchema(resources.pool, { schema, projection: portalProjection });
+    await ensureOperationsSchema(resources.pool, { schema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA });
+    log.info({ schema, batchSize: config.PROJECTOR_BATCH_SIZE }, 'projector starting');
+    await runProjector({
+      pool: resources.pool,
+      store: resources.store,
+      projection: portalProjection,
+      schema,
+      operationsSchema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA,
+      notifyChannel: PORTAL_PROJECTION_CHANNEL,
+      batchSize: config.PROJECTOR_BATCH_SIZE,
+      retryDelaysMs: projectorConfig.PROJECTOR_RETRY_DELAYS_MS,
+      log,
+      signal: shutdown.signal,
+    });
+    log.info('projector stopped');
+    return 0;
+  } catch (error) {
+    // The runner already logged the poison event in one line; anything else is logged here.
+    if (!(error instanceof ProjectionHaltedError)) log.fatal({ err: error }, 'projector failed');
+    return 1;
+  } finally {
+    await resources.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`projector: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

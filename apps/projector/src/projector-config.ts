@@ -1,0 +1,36 @@
+import { ConfigError } from '@portal/platform';
+import { z } from 'zod';
+import { DEFAULT_RETRY_DELAYS_MS } from './runner.js';
+
+const identifier = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,39}$/, 'a lower-case SQL identifier (letters, digits, _)');
+
+const delayList = z
+  .string()
+  .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'comma-separated milliseconds, e.g. 100,400,1600')
+  .transform((text) => text.split(',').map(Number));
+
+/**
+ * The projector's own settings, beside the shared ones of `loadConfig()`. The schema names exist so
+ * tests (and side-by-side deployments) can keep apart; production keeps the defaults.
+ */
+const projectorEnvSchema = z.object({
+  /** Where the read models and their checkpoint live; the API reads this schema. */
+  PROJECTOR_READ_SCHEMA: identifier.default('read'),
+  /** Operational tables (dead letters). */
+  PROJECTOR_OPERATIONS_SCHEMA: identifier.default('projector'),
+  /** Schema of the PostgreSQL event store (ignored with EventStoreDB). */
+  EVENTSTORE_SCHEMA: identifier.default('eventstore'),
+  /** Waits before each retry of a failing handler; then the event is dead-lettered. */
+  PROJECTOR_RETRY_DELAYS_MS: delayList.default([...DEFAULT_RETRY_DELAYS_MS]),
+});
+
+export type ProjectorConfig = z.infer<typeof projectorEnvSchema>;
+
+export function loadProjectorConfig(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {
+  const parsed = projectorEnvSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+}

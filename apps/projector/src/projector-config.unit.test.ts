@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadProjectorConfig } from './projector-config.js';
+
+describe('loadProjectorConfig', () => {
+  it('defaults to the schemas the API reads and the documented backoff', () => {
+    expect(loadProjectorConfig({})).toEqual({
+      PROJECTOR_READ_SCHEMA: 'read',
+      PROJECTOR_OPERATIONS_SCHEMA: 'projector',
+      EVENTSTORE_SCHEMA: 'eventstore',
+      PROJECTOR_RETRY_DELAYS_MS: [100, 400, 1600],
+    });
+  });
+
+  it('takes other schemas and delays from the environment', () => {
+    const config = loadProjectorConfig({
+      PROJECTOR_READ_SCHEMA: 'read_t1',
+      PROJECTOR_RETRY_DELAYS_MS: '5,10',
+    });
+    expect(config.PROJECTOR_READ_SCHEMA).toBe('read_t1');
+    expect(config.PROJECTOR_RETRY_DELAYS_MS).toEqual([5, 10]);
+  });
+
+  it('stops with one line naming the bad variable', () => {
+    expect(() => loadProjectorConfig({ PROJECTOR_READ_SCHEMA: 'Read Model' })).toThrow(
+      /^invalid configuration: PROJECTOR_READ_SCHEMA: /,
+    );
+    expect(() => loadProjectorConfig({ PROJECTOR_RETRY_DELAYS_MS: 'soon' })).toThrow(
+      /PROJECTOR_RETRY_DELAYS_MS/,
+    );
+  });
+});

@@ -1,0 +1,18 @@
+import type { PortalObjectEvent, PortalObjectEventType, RecordedEvent } from '@portal/domain';
+
+const portalObjectEventTypes: ReadonlySet<string> = new Set<PortalObjectEventType>([
+  'CatalogCreated',
+  'CollectionCreated',
+  'PortalObjectUpdated',
+  'PortalObjectMoved',
+  'PortalObjectDeleted',
+] satisfies readonly PortalObjectEventType[]);
+
+/**
+ * The stored event as the domain event it is, or `null` for a type this read model does not follow
+ * (items arrive in a later issue). The shape is trusted: only the domain's deciders append these types.
+ */
+export function asPortalObjectEvent(recorded: RecordedEvent): PortalObjectEvent | null {
+  if (!portalObjectEventTypes.has(recorded.type)) return null;
+  return { type: recorded.type, data: recorded.data } as PortalObjectEvent;
+}

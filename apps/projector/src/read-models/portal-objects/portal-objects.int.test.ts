@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import type { RecordedEvent } from '@portal/domain';
+import type { Pool } from '@portal/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dumpPortalObjects } from '../../../test/support/dump.js';
+import {
+  catalogCreated,
+  collectionCreated,
+  deleted,
+  metadata,
+  moved,
+  RecordedEventLog,
+  streamOf,
+  updated,
+} from '../../../test/support/portal-events.js';
+import { PortalScenario } from '../../../test/support/scenario.js';
+import {
+  dropSchemas,
+  ensureTestDatabase,
+  openTestPool,
+  uniqueSchema,
+} from '../../../test/support/test-database.js';
+import { captureLogger } from '../../../test/support/test-logger.js';
+import { applyEvents } from '../../batch.js';
+import { portalProjection } from '../../portal-projection.js';
+import { ensureReadSchema } from '../../schemas.js';
+
+let pool: Pool;
+const schema = uniqueSchema('prj_read');
+const { logger } = captureLogger('portal-objects-test');
+
+beforeAll(async () => {
+  await ensureTestDatabase();
+  pool = openTestPool('portal-objects-test');
+  await ensureReadSchema(pool, { schema, projection: portalProjection });
+});
+
+afterAll(async () => {
+  await dropSchemas(pool, [schema]);
+  await pool.end();
+});
+
+/** Applies events the way a batch does (one transaction, search_path on the test schema), without a checkpoint. */
+async function apply(events: readonly RecordedEvent[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL search_path TO "${schema}", public`);
+    await applyEvents(client, portalProjection, events, logger);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+interface Row {
+  id: string;
+  kind: string;
+  status: string;
+  title: string;
+  description: string | null;
+  parent_id: string | null;
+  org_id: string | null;
+  slug: string;
+  ancestor_ids: string[];
+  depth: number;
+  child_count: number;
+  links: unknown;
+  license: string | null;
+  keywords: unknown;
+  extent: unknown;
+  version: string;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+async function row(id: string): Promise<Row> {
+  const result = await pool.query<Row>(`SELECT * FROM "${schema}".portal_objects WHERE id = $1`, [id]);
+  const found = result.rows[0];
+  if (!found) throw new Error(`no row ${id}`);
+  return found;
+}
+
+const log = new RecordedEventLog();
+type Created = ReturnType<typeof catalogCreated> | ReturnType<typeof collectionCreated>;
+const record = (event: Created | Parameters<typeof streamOf>[0], at = '2025-01-01T00:00:00.000Z') =>
+  log.record(event, streamOf(event), metadata({ occurredAt: at }));
+
+describe('portal_objects read model', () => {
+  it('projects a root catalog and a collection below it with their place in the tree', async () => {
+    const orgId = randomUUID();
+    const catalog = catalogCreated({ title: 'Land Cover', description: 'all of it' });
+    const collection = collectionCreated({
+      title: 'Sentinel 2 — L2A',
+      parentId: catalog.data.id,
+      license: 'CC-BY-4.0',
+      keywords: ['s2'],
+      links: [
+        {
+          title: 'home',
+          href: 'https://x.example',
+          rel: 'about',
+          type: 'text/html',
+          targetType: 'url',
+          linkJson: {},
+        },
+      ],
+    });
+    await apply([
+      log.record(catalog, streamOf(catalog), metadata({ orgId, occurredAt: '2025-02-01T10:00:00.000Z' })),
+      log.record(
+        collection,
+        streamOf(collection),
+        metadata({ orgId, occurredAt: '2025-02-01T10:00:01.000Z' }),
+      ),
+    ]);
+
+    const parent = await row(catalog.data.id);
+    expect(parent).toMatchObject({
+      kind: 'catalog',
+      status: 'ready',
+      title: 'Land Cover',
+      description: 'all of it',
+      parent_id: null,
+      org_id: orgId,
+      slug: 'land-cover',
+      ancestor_ids: [],
+      depth: 1,
+      child_count: 1,
+      license: null,
+      version: '0',
+      deleted_at: null,
+    });
+    expect(parent.created_at.toISOString()).toBe('2025-02-01T10:00:00.000Z');
+    const child = await row(collection.data.id);
+    expect(child).toMatchObject({
+      kind: 'collection',
+      status: 'ready',
+      slug: 'sentinel-2-l2a',
+      parent_id: catalog.data.id,
+      ancestor_ids: [catalog.data.id],
+      depth: 2,
+      license: 'CC-BY-4.0',
+      keywords: ['s2'],
+      extent: null,
+    });
+    expect(child.links).toEqual(collection.data.links);
+  });
+
+  it('keeps slugs unique among live siblings, and frees a slug when its holder is deleted', async () => {
+    const parent = catalogCreated({ title: 'Slug parent' });
+    const [a, b, c] = ['Alpha', 'alpha', 'ALPHA!'].map((title) =>
+      catalogCreated({ title, parentId: parent.data.id }),
+    );
+    const elsewhere = catalogCreated({ title: 'Alpha' });
+    if (!a || !b || !c) throw new Error('three siblings');
+    await apply([parent, a, b, c, elsewhere].map((event) => record(event)));
+    expect([(await row(a.data.id)).slug, (await row(b.data.id)).slug, (await row(c.data.id)).slug]).toEqual([
+      'alpha',
+      'alpha-2',
+      'alpha-3',
+    ]);
+    expect((await row(elsewhere.data.id)).slug).toBe('alpha');
+
+    const again = catalogCreated({ title: 'alpha', parentId: parent.data.id });
+    await apply([record(deleted({ id: a.data.id, kind: 'catalog', recursive: false })), record(again)]);
+    expect((await row(again.data.id)).slug).toBe('alpha');
+  });
+
+  it('re-derives the slug on a title change but keeps it when the title still slugs the same', async () => {
+    const parent = catalogCreated({ title: 'Rename parent' });
+    const first = collectionCreated({ title: 'Roads', parentId: parent.data.id });
+    const second = collectionCreated({ title: 'roads', parentId: parent.data.id });
+    await apply([parent, first, second].map((event) => record(event)));
+    expect((await row(second.data.id)).slug).toBe('roads-2');
+
+    const id = second.data.id;
+    await apply([
+      record(updated({ id, kind: 'collection', changes: { title: 'ROADS' }, previous: { title: 'roads' } })),
+    ]);
+    expect(await row(id)).toMatchObject({ title: 'ROADS', slug: 'roads-2', version: '1' });
+
+    await apply([
+      record(
+        updated({
+          id,
+          kind: 'collection',
+          changes: { title: 'Rivers', license: 'MIT', keywords: ['water'], description: 'wet' },
+          previous: { title: 'ROADS', license: 'other', keywords: [], description: '' },
+        }),
+        '2025-03-01T00:00:00.000Z',
+      ),
+    ]);
+    const after = await row(id);
+    expect(after).toMatchObject({
+      title: 'Rivers',
+      slug: 'rivers',
+      license: 'MIT',
+      keywords: ['water'],
+      description: 'wet',
+    });
+    expect(after.version).toBe('2');
+    expect(after.updated_at.toISOString()).toBe('2025-03-01T00:00:00.000Z');
+  });
+
+  it('moves a whole subtree: ancestor paths, depths, child counts and a slug re-checked in the new parent', async () => {
+    const a = catalogCreated({ title: 'Move A' });
+    const b = catalogCreated({ title: 'Twin', parentId: a.data.id });
+    const c = catalogCreated({ title: 'Move C', parentId: b.data.id });
+    const d = collectionCreated({ title: 'Move D', parentId: c.data.id });
+    const e = catalogCreated({ title: 'Move E' });
+    const twin = catalogCreated({ title: 'twin', parentId: e.data.id });
+    await apply([a, b, c, d, e, twin].map((event) => record(event)));
+
+    await apply([
+      record(moved({ id: b.data.id, kind: 'catalog', fromParentId: a.data.id, toParentId: e.data.id })),
+    ]);
+    expect(await row(b.data.id)).toMatchObject({
+      parent_id: e.data.id,
+      ancestor_ids: [e.data.id],
+      depth: 2,
+      slug: 'twin-2',
+    });
+    expect(await row(c.data.id)).toMatchObject({ ancestor_ids: [e.data.id, b.data.id], depth: 3 });
+    expect(await row(d.data.id)).toMatchObject({ ancestor_ids: [e.data.id, b.data.id, c.data.id], depth: 4 });
+    expect((await row(a.data.id)).child_count).toBe(0);
+    expect((await row(e.data.id)).child_count).toBe(2);
+
+    await apply([
+      record(moved({ id: b.data.id, kind: 'catalog', fromParentId: e.data.id, toParentId: null })),
+    ]);
+    expect(await row(b.data.id)).toMatchObject({
+      parent_id: null,
+      ancestor_ids: [],
+      depth: 1,
+      slug: 'twin-2',
+    });
+    expect(await row(d.data.id)).toMatchObject({ ancestor_ids: [b.data.id, c.data.id], depth: 3 });
+    expect((await row(e.data.id)).child_count).toBe(1);
+  });
+
+  it('tombstones every descendant on a recursive delete, and only the object on a plain one', async () => {
+    const a = catalogCreated({ title: 'Delete A' });
+    const b = catalogCreated({ title: 'Delete B', parentId: a.data.id });
+    const c = collectionCreated({ title: 'Delete C', parentId: b.data.id });
+    const d = catalogCreated({ title: 'Delete D', parentId: a.data.id });
+    await apply([a, b, c, d].map((event) => record(event)));
+
+    const at = '2025-04-01T00:00:00.000Z';
+    await apply([record(deleted({ id: b.data.id, kind: 'catalog', recursive: true }), at)]);
+    expect((await row(b.data.id)).deleted_at?.toISOString()).toBe(at);
+    expect((await row(c.data.id)).deleted_at?.toISOString()).toBe(at);
+    expect((await row(c.data.id)).version).toBe('0');
+    expect(await row(d.data.id)).toMatchObject({ deleted_at: null });
+    expect((await row(a.data.id)).child_count).toBe(1);
+
+    await apply([record(deleted({ id: d.data.id, kind: 'catalog', recursive: false }))]);
+    expect((await row(a.data.id)).child_count).toBe(0);
+  });
+
+  it('ignores event types it does not follow and item events, but fails on a catalog it never saw', async () => {
+    const before = await dumpPortalObjects(pool, schema);
+    await apply([
+      log.record({ type: 'ItemUploadStarted', data: { id: randomUUID() } }, `item-${randomUUID()}`),
+      record(deleted({ id: randomUUID(), kind: 'item', recursive: false })),
+    ]);
+    expect(await dumpPortalObjects(pool, schema)).toEqual(before);
+
+    const ghost = updated({
+      id: randomUUID(),
+      kind: 'catalog',
+      changes: { title: 'x' },
+      previous: { title: 'y' },
+    });
+    await expect(apply([record(ghost)])).rejects.toThrow(/catalog .* is not in the read model/);
+  });
+
+  it('changes nothing when the same events are applied again (replayed whole, and in overlapping halves)', async () => {
+    const scenario = new PortalScenario(20250101);
+    const replayLog = new RecordedEventLog();
+    const events = Array.from({ length: 400 }, () => {
+      const planned = scenario.plan();
+      return replayLog.record(planned.event, planned.streamId, planned.event.metadata);
+    });
+    await apply(events);
+    const once = await dumpPortalObjects(pool, schema);
+
+    await apply(events);
+
+    await apply(events);
+    expect(await dumpPortalObjects(pool, schema)).toEqual(once);
+    await apply(events.slice(100, 300));
+    await apply(events.slice(250));
+    expect(await dumpPortalObjects(pool, schema)).toEqual(once);
+    // The scenario really exercised the handlers: moves, tombstones, suffixed slugs.
+    const stats = await pool.query<{ deleted: string; suffixed: string; deep: string }>(
+      `SELECT count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
+              count(*) FILTER (WHERE slug ~ '-[0-9]+$') AS suffixed,
+              count(*) FILTER (WHERE depth > 2) AS deep
+         FROM "${schema}".portal_objects`,
+    );
+    const counts = stats.rows[0];
+    expect(Number(counts?.deleted)).toBeGreaterThan(0);
+    expect(Number(counts?.suffixed)).toBeGreaterThan(0);
+    expect(Number(counts?.deep)).toBeGreaterThan(0);
+    // Incremental bookkeeping agrees with a recount: live children per parent, depth per path.
+    const inconsistent = await pool.query(
+      `SELECT p.id FROM "${schema}".portal_objects p
+        WHERE p.depth <> cardinality(p.ancestor_ids) + 1
+           OR (p.parent_id IS NOT NULL AND p.ancestor_ids[cardinality(p.ancestor_ids)] <> p.parent_id)
+           OR (p.deleted_at IS NULL AND p.child_count <> (
+                SELECT count(*) FROM "${schema}".portal_objects c WHERE c.parent_id = p.id AND c.deleted_at IS NULL))`,
+    );
+    expect(inconsistent.rows).toEqual([]);
+  });
+});

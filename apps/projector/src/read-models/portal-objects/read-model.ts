@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import type { ReadModel } from '../../projection.js';
+import { asPortalObjectEvent } from './events.js';
+import { applyPortalObjectEvent } from './handlers.js';
+
+/** `portal_objects`: every catalog and collection (items later), with its place in the tree. */
+export const portalObjectsReadModel: ReadModel = {
+  name: 'portal-objects',
+  ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  async apply(sql, recorded, context) {
+    const event = asPortalObjectEvent(recorded);
+    if (!event) {
+      context.log.debug(
+        { eventId: recorded.id, type: recorded.type },
+        'event type not projected into portal_objects',
+      );
+      return;
+    }
+    await applyPortalObjectEvent(sql, event, recorded, context);
+  },
+};

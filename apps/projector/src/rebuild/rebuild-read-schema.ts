@@ -1,0 +1,149 @@
+import { formatPosition, START, type EventStore, type Position } from '@portal/domain';
+import type { Logger, Pool, PoolClient } from '@portal/platform';
+import { advisoryLockKey } from '../advisory-lock-key.js';
+import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
+import { withClient, withTransaction } from '../pooled-client.js';
+import type { Projection } from '../projection.js';
+import { ensureReadSchema } from '../schemas.js';
+import { quoteIdentifier } from '../sql-identifier.js';
+import { replayUntil } from './replay.js';
+
+export interface RebuildOptions {
+  readonly pool: Pool;
+  readonly store: EventStore;
+  readonly projection: Projection;
+  /** The live read schema to replace: `read`, or a test's own. Created when it does not exist yet. */
+  readonly schema: string;
+  readonly notifyChannel: string;
+  readonly batchSize: number;
+  readonly log: Logger;
+  /** Suffix of the temporary schema names; defaults to `Date.now()`. */
+  readonly stamp?: string;
+}
+
+export interface RebuildResult {
+  readonly position: Position;
+  readonly events: number;
+  readonly durationMs: number;
+}
+
+interface SchemaNames {
+  readonly fresh: string;
+  readonly old: string;
+}
+
+function appliedPosition(outcome: BatchOutcome): Position {
+  // Nobody else writes the fresh schema, so its checkpoint can only be where the rebuild left it.
+  if (outcome.kind === 'checkpoint-moved') {
+    throw new Error(`rebuild checkpoint moved unexpectedly to ${formatPosition(outcome.found)}`);
+  }
+  return outcome.position;
+}
+
+async function schemaExists(client: PoolClient, schema: string): Promise<boolean> {
+  const result = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  return result.rowCount === 1;
+}
+
+/**
+ * Replays every event into a fresh schema and swaps it in for `schema` while the API keeps reading and
+ * the live projector keeps running:
+ * 1. `<schema>_rebuild_<stamp>` gets the DDL and every event up to the store's head, batch by batch;
+ * 2. one transaction locks the live checkpoint table (the live projector's next batch waits), catches up
+ *    the rest, renames live → `<schema>_old_<stamp>` and fresh → `<schema>`, notifies, commits;
+ * 3. the old schema is dropped. The live projector then finds a checkpoint it did not write and resubscribes.
+ * Only one rebuild per schema runs at a time; a failed one drops its fresh schema and leaves the live one alone.
+ */
+export async function rebuildReadSchema(options: RebuildOptions): Promise<RebuildResult> {
+  const { pool, schema } = options;
+  const stamp = options.stamp ?? String(Date.now());
+  const names: SchemaNames = { fresh: `${schema}_rebuild_${stamp}`, old: `${schema}_old_${stamp}` };
+  const key = advisoryLockKey(`rebuild:${options.projection.name}:${schema}`);
+  return withClient(pool, async (guard) => {
+    const locked = await guard.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+      key.namespace,
+      key.id,
+    ]);
+    if (locked.rows[0]?.locked !== true) throw new Error(`another rebuild of schema ${schema} is running`);
+    try {
+      return await rebuildInto(options, names);
+    } catch (error) {
+      await pool
+        .query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.fresh)} CASCADE`)
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      await guard.query('SELECT pg_advisory_unlock($1, $2)', [key.namespace, key.id]).catch(() => undefined);
+    }
+  });
+}
+
+async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise<RebuildResult> {
+  const { pool, store, projection, schema, log } = options;
+  const startedAt = performance.now();
+  await ensureReadSchema(pool, { schema: names.fresh, projection });
+  log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
+  // No notifications while filling: nobody reads this schema yet.
+  const target = { projection, schema: names.fresh, notifyChannel: null, log };
+  const replayed = await replayUntil(
+    store,
+    { after: START, until: await store.headPosition(), batchSize: options.batchSize },
+    async (batch, expected) => appliedPosition(await applyBatch(pool, target, batch, expected)),
+  );
+  await analyzeSchema(pool, names.fresh);
+  log.info(
+    { events: replayed.events, position: formatPosition(replayed.position) },
+    'rebuild: reached head; swapping',
+  );
+  const swapped = await swapIn(options, names, replayed.position);
+  log.info(
+    { schema, position: formatPosition(swapped.position), events: swapped.events },
+    'rebuild: swapped in',
+  );
+  if (swapped.replacedLive) await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.old)} CASCADE`);
+  return {
+    position: swapped.position,
+    events: replayed.events + swapped.events,
+    durationMs: Math.round(performance.now() - startedAt),
+  };
+}
+
+/** Fresh tables have no statistics yet; the API's first queries after the swap should not plan blind. */
+async function analyzeSchema(pool: Pool, schema: string): Promise<void> {
+  const tables = await pool.query<{ tablename: string }>(
+    'SELECT tablename FROM pg_tables WHERE schemaname = $1',
+    [schema],
+  );
+  for (const { tablename } of tables.rows) {
+    await pool.query(`ANALYZE ${quoteIdentifier(schema)}.${quoteIdentifier(tablename)}`);
+  }
+}
+
+function swapIn(
+  options: RebuildOptions,
+  names: SchemaNames,
+  replayedTo: Position,
+): Promise<{ position: Position; events: number; replacedLive: boolean }> {
+  const { pool, store, projection, schema, log } = options;
+  const target = { projection, notifyChannel: null, log };
+  return withTransaction(pool, async (client) => {
+    const replacedLive = await schemaExists(client, schema);
+    // Blocks the live projector's next batch (it row-locks this table first) but not the API's reads.
+    if (replacedLive) {
+      await client.query(`LOCK TABLE ${quoteIdentifier(schema)}.projection_checkpoints IN EXCLUSIVE MODE`);
+    }
+    await client.query(`SET LOCAL search_path TO ${quoteIdentifier(names.fresh)}, public`);
+    const rest = await replayUntil(
+      store,
+      { after: replayedTo, until: await store.headPosition(), batchSize: options.batchSize },
+      async (batch, expected) =>
+        appliedPosition(await applyBatchInOpenTransaction(client, target, batch, expected)),
+    );
+    if (replacedLive) {
+      await client.query(`ALTER SCHEMA ${quoteIdentifier(schema)} RENAME TO ${quoteIdentifier(names.old)}`);
+    }
+    await client.query(`ALTER SCHEMA ${quoteIdentifier(names.fresh)} RENAME TO ${quoteIdentifier(schema)}`);
+    await notifyPosition(client, options.notifyChannel, rest.position);
+    return { position: rest.position, events: rest.events, replacedLive };
+  });
+}

@@ -1,0 +1,189 @@
+import { formatPosition, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
+import type { Logger, Pool } from '@portal/platform';
+import { abortableDelay, isAborted } from './abortable-delay.js';
+import {
+  applyBatch,
+  describeError,
+  EventHandlerError,
+  type BatchOutcome,
+  type BatchTarget,
+} from './batch.js';
+import { isConnectionError } from './connection-errors.js';
+import { recordDeadLetter } from './dead-letters/dead-letters.js';
+import type { Projection } from './projection.js';
+import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
+import { ProgressReport } from './progress-report.js';
+
+export interface RunnerOptions {
+  readonly pool: Pool;
+  readonly store: EventStore;
+  readonly projection: Projection;
+  /** Schema of the read models and their checkpoint: `read`, or a test's own. */
+  readonly schema: string;
+  /** Schema of operational tables (dead letters): `projector`, or a test's own. */
+  readonly operationsSchema: string;
+  readonly notifyChannel: string;
+  /** Most events per transaction. */
+  readonly batchSize: number;
+  /** Waits before each retry of a failing handler; when they run out the event is dead-lettered. */
+  readonly retryDelaysMs: readonly number[];
+  readonly log: Logger;
+}
+
+/** The default backoff: three retries after the first failure. */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [100, 400, 1600];
+
+/** A handler kept failing on one event: it is in the dead-letter table and the projection stopped. */
+export class ProjectionHaltedError extends Error {
+  override readonly name = 'ProjectionHaltedError';
+  constructor(
+    readonly event: RecordedEvent,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `projection halted on event ${event.id} (${event.type}, stream ${event.streamId}@${event.revision}, ` +
+        `position ${formatPosition(event.position)}): ${describeError(cause)}`,
+    );
+  }
+}
+
+/**
+ * One ordered catch-up subscription from the stored checkpoint, applied batch by batch. When the
+ * checkpoint moves under it (a rebuild swapped the read schema) it reloads and resubscribes.
+ * Run it only while holding leadership (see `runProjector`).
+ */
+export class ProjectionRunner {
+  private readonly target: BatchTarget & { readonly schema: string };
+
+  constructor(private readonly options: RunnerOptions) {
+    this.target = {
+      projection: options.projection,
+      schema: options.schema,
+      notifyChannel: options.notifyChannel,
+      log: options.log,
+    };
+  }
+
+  /**
+   * Projects until `signal` aborts (the current batch is finished first). Throws `ProjectionHaltedError`
+   * on a poison event; any other failure (database or event store unreachable) is logged and retried.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    const { log } = this.options;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        await this.followFromCheckpoint(signal);
+        failures = 0;
+      } catch (error) {
+        if (error instanceof ProjectionHaltedError) throw error;
+        if (isAborted(signal)) return;
+        failures += 1;
+        const delayMs = Math.min(250 * 2 ** failures, 15_000);
+        log.error({ err: error, delayMs }, 'projection interrupted; resubscribing from the checkpoint');
+        await abortableDelay(delayMs, signal);
+      }
+    }
+  }
+
+  private async followFromCheckpoint(signal: AbortSignal): Promise<void> {
+    const { pool, store, projection, schema, batchSize, log } = this.options;
+    let checkpoint = await readCheckpoint(pool, { schema, name: projection.name });
+    log.info(
+      { projection: projection.name, schema, position: formatPosition(checkpoint) },
+      'subscribing from checkpoint',
+    );
+    const subscription = new AbortController();
+    const stop = (): void => {
+      subscription.abort();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    const progress = new ProgressReport(log);
+    try {
+      for await (const batch of store.subscribeAll({
+        after: checkpoint,
+        signal: subscription.signal,
+        maxBatchSize: batchSize,
+      })) {
+        if (batch.length === 0) continue;
+        const startedAt = performance.now();
+        const outcome = await this.applyWithRetries(batch, checkpoint);
+        if (outcome.kind === 'checkpoint-moved') {
+          log.info(
+            { expected: formatPosition(checkpoint), found: formatPosition(outcome.found) },
+            'checkpoint moved under the projector (rebuild or another instance); reloading',
+          );
+          subscription.abort();
+          return;
+        }
+        checkpoint = outcome.position;
+        progress.batchApplied(batch, performance.now() - startedAt);
+        if (signal.aborted) return;
+      }
+    } finally {
+      signal.removeEventListener('abort', stop);
+      subscription.abort();
+    }
+  }
+
+  private async applyWithRetries(batch: readonly RecordedEvent[], expected: Position): Promise<BatchOutcome> {
+    const { pool, retryDelaysMs, log } = this.options;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await applyBatch(pool, this.target, batch, expected);
+      } catch (error) {
+        // Only a handler's own failure is the event's fault; a lost connection goes back to `run`.
+        if (!(error instanceof EventHandlerError) || isConnectionError(error.cause)) throw error;
+        const delayMs = retryDelaysMs[attempt];
+        if (delayMs === undefined) return this.halt(batch, expected, error, attempt + 1);
+        log.warn(
+          {
+            attempt: attempt + 1,
+            delayMs,
+            eventId: error.event.id,
+            type: error.event.type,
+            err: error.cause,
+          },
+          'handler failed; retrying the batch',
+        );
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  /** Commits the events before the poison one, records it as a dead letter, and stops. */
+  private async halt(
+    batch: readonly RecordedEvent[],
+    expected: Position,
+    failure: EventHandlerError,
+    attempts: number,
+  ): Promise<BatchOutcome> {
+    const { pool, projection, operationsSchema, log } = this.options;
+    const healthy = batch.slice(0, failure.index);
+    if (healthy.length > 0) {
+      const outcome = await applyBatch(pool, this.target, healthy, expected);
+      if (outcome.kind === 'checkpoint-moved') return outcome;
+    }
+    const { event } = failure;
+    await recordDeadLetter(pool, operationsSchema, {
+      projection: projection.name,
+      event,
+      error: `${failure.readModel}: ${describeError(failure.cause)}`,
+    });
+    const halted = new ProjectionHaltedError(event, failure.cause);
+    log.error(
+      {
+        eventId: event.id,
+        type: event.type,
+        streamId: event.streamId,
+        revision: event.revision.toString(),
+        position: formatPosition(event.position),
+        readModel: failure.readModel,
+        attempts,
+        err: failure.cause,
+      },
+      `${halted.message} after ${attempts} attempts; recorded in ${operationsSchema}.dead_letters`,
+    );
+    throw halted;
+  }
+}

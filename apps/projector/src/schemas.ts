@@ -1,0 +1,43 @@
+import type { Pool } from '@portal/platform';
+import { advisoryLockKey } from './advisory-lock-key.js';
+import { deadLettersDdl } from './dead-letters/dead-letters.js';
+import { withTransaction } from './pooled-client.js';
+import type { Projection, Sql } from './projection.js';
+import {
+  initCheckpoint,
+  projectionCheckpointsDdl,
+} from './read-models/projection-checkpoints/checkpoints.js';
+import { quoteIdentifier } from './sql-identifier.js';
+
+/**
+ * Runs `setup` inside one transaction with `search_path` on `schema`, serialised by an advisory lock so
+ * two instances starting together do not race on `CREATE SCHEMA IF NOT EXISTS`.
+ */
+async function inSchema(pool: Pool, schema: string, setup: (sql: Sql) => Promise<void>): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    const key = advisoryLockKey(`schema:${schema}`);
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [key.namespace, key.id]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+    await client.query(`SET LOCAL search_path TO ${quoteIdentifier(schema)}, public`);
+    await setup(client);
+  });
+}
+
+/** Creates the read schema (normally `read`), every read model's tables and the projection's checkpoint row. */
+export async function ensureReadSchema(
+  pool: Pool,
+  options: { schema: string; projection: Projection },
+): Promise<void> {
+  await inSchema(pool, options.schema, async (sql) => {
+    await sql.query(projectionCheckpointsDdl);
+    for (const readModel of options.projection.readModels) await sql.query(readModel.ddl);
+    await initCheckpoint(sql, options.projection.name);
+  });
+}
+
+/** Creates the operational schema (normally `projector`) with its dead-letter table. */
+export async function ensureOperationsSchema(pool: Pool, options: { schema: string }): Promise<void> {
+  await inSchema(pool, options.schema, async (sql) => {
+    await sql.query(deadLettersDdl);
+  });
+}

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { comparePositions, parsePosition, START } from '@portal/domain';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { advisoryLockKey } from '../src/advisory-lock-key.js';
+import { withClient } from '../src/pooled-client.js';
+import { portalProjection } from '../src/portal-projection.js';
+import { leadershipName } from '../src/run-projector.js';
+import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
+import { dumpPortalObjects } from './support/dump.js';
+import {
+  checkpointOf,
+  openFixture,
+  waitUntilCaughtUp,
+  type ProjectorFixture,
+} from './support/projector-fixture.js';
+import { startWriter } from './support/background-writer.js';
+import { PortalScenario } from './support/scenario.js';
+import { dropSchemas, TEST_DATABASE_URL, uniqueSchema } from './support/test-database.js';
+import { captureLogger } from './support/test-logger.js';
+import { waitFor } from './support/wait-for.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+let fixture: ProjectorFixture;
+const children: ChildProcess[] = [];
+const extraSchemas: string[] = [];
+
+beforeEach(async () => {
+  fixture = await openFixture('crash');
+});
+
+afterEach(async () => {
+  // Never leave a projector behind: its whole process group goes, whatever npx did.
+  for (const child of children.splice(0)) if (groupAlive(child)) signalGroup(child, 'SIGKILL');
+  await dropSchemas(fixture.pool, extraSchemas.splice(0));
+  await fixture.close();
+});
+
+interface ProjectorProcess {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Settles when every process holding the output pipes (npm, tsx, node) has gone. */
+  readonly closed: Promise<unknown>;
+}
+
+/** The projector as operators run it, in its own process group so a kill reaches npx, tsx and node alike. */
+function spawnProjector(): ProjectorProcess {
+  const child = spawn('npx', ['tsx', 'apps/projector/src/main.ts'], {
+    cwd: repositoryRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: TEST_DATABASE_URL,
+      PROJECTOR_BATCH_SIZE: '5',
+      LOG_LEVEL: 'info',
+      EVENTSTORE_SCHEMA: fixture.eventsSchema,
+      PROJECTOR_READ_SCHEMA: fixture.readSchema,
+      PROJECTOR_OPERATIONS_SCHEMA: fixture.operationsSchema,
+    },
+  });
+  children.push(child);
+  let output = '';
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
+  return { child, output: () => output, exited, closed: once(child, 'close') };
+}
+
+/** The position in the first "subscribing from checkpoint" line of a projector's JSON log. */
+function subscribedFrom(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; position?: string };
+    if (entry.msg === 'subscribing from checkpoint') return entry.position;
+  }
+  return undefined;
+}
+
+/** Whether another instance could lead now: the stopped projector released its session lock. */
+async function lockIsFree(): Promise<boolean> {
+  const key = advisoryLockKey(leadershipName(portalProjection.name, fixture.readSchema));
+  return withClient(fixture.pool, async (client) => {
+    const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+      key.namespace,
+      key.id,
+    ]);
+    await client.query('SELECT pg_advisory_unlock($1, $2)', [key.namespace, key.id]);
+    return result.rows[0]?.locked === true;
+  });
+}
+
+/** Zombies count too (orphans may wait long to be reaped here), so this is for cleanup, not assertions. */
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) throw new Error('child has no pid');
+  process.kill(-child.pid, signal);
+}
+
+describe('crash safety', () => {
+  it('a projector killed with SIGKILL mid-run and restarted leaves the read model equal to a clean rebuild', async () => {
+    const scenario = new PortalScenario(31337);
+    await scenario.appendTo(fixture.store, 400);
+    const writer = startWriter(scenario, fixture.store);
+
+    try {
+      const first = spawnProjector();
+      // Let it get properly under way, then kill it without warning while events still flow.
+      await waitFor(
+        'the first projector to apply some batches',
+        async () =>
+          comparePositions(await checkpointOf(fixture), START) > 0 &&
+          (await dumpPortalObjects(fixture.pool, fixture.readSchema)).length > 30,
+        { timeoutMs: 60_000 },
+      );
+      signalGroup(first.child, 'SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+      const atKill = await checkpointOf(fixture);
+      expect(comparePositions(atKill, fixture.store.lastAppended)).toBeLessThan(0);
+
+      const second = spawnProjector();
+      await waitFor(
+        'the restarted projector to lead',
+        () => Promise.resolve(second.output().includes('leader: holding the projection lock')),
+        { timeoutMs: 60_000 },
+      );
+      await writer.stop();
+      await waitUntilCaughtUp(fixture, { timeoutMs: 90_000 });
+
+      // SIGTERM to the whole group, as a terminal's Ctrl-C or a process supervisor does: npm exec dies
+      // without passing a signal on, tsx passes it on only when the projector did not get it already.
+      signalGroup(second.child, 'SIGTERM');
+      // Every process of the group has exited once the output pipes close.
+      await second.closed;
+      expect(await lockIsFree()).toBe(true);
+      expect(second.output()).toContain('stopping after the current batch');
+      expect(second.output()).toContain('released the projection lock');
+      expect(second.output()).toContain('projector stopped');
+      expect(second.output()).not.toContain('second signal');
+      // It resumed from the committed checkpoint (a commit in flight at the kill may have moved it on).
+      const resumedFrom = parsePosition(subscribedFrom(second.output()) ?? '');
+      expect(resumedFrom).not.toBeNull();
+      expect(comparePositions(resumedFrom ?? START, atKill)).toBeGreaterThanOrEqual(0);
+      expect(comparePositions(resumedFrom ?? START, START)).toBeGreaterThan(0);
+    } finally {
+      await writer.stop();
+    }
+
+    const clean = uniqueSchema('prj_clean');
+    extraSchemas.push(clean);
+    await rebuildReadSchema({
+      pool: fixture.pool,
+      store: fixture.store,
+      projection: portalProjection,
+      schema: clean,
+      notifyChannel: fixture.channel,
+      batchSize: 200,
+      log: captureLogger('clean').logger,
+    });
+    const projected = await dumpPortalObjects(fixture.pool, fixture.readSchema);
+    expect(projected.length).toBeGreaterThan(400 * 0.3);
+    expect(projected).toEqual(await dumpPortalObjects(fixture.pool, clean));
+    const letters = await fixture.pool.query(`SELECT 1 FROM "${fixture.operationsSchema}".dead_letters`);
+    expect(letters.rowCount).toBe(0);
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CatalogCreated,
+  CollectionCreated,
+  EventMetadata,
+  EventToAppend,
+  PortalObjectDeleted,
+  PortalObjectEvent,
+  PortalObjectMoved,
+  PortalObjectUpdated,
+  Position,
+  RecordedEvent,
+} from '@portal/domain';
+
+export function metadata(overrides: Partial<EventMetadata> = {}): EventMetadata {
+  return {
+    actorId: randomUUID(),
+    orgId: randomUUID(),
+    correlationId: randomUUID(),
+    causationId: null,
+    requestId: null,
+    occurredAt: '2025-01-01T00:00:00.000Z',
+    schemaVersion: 1,
+    ...overrides,
+  };
+}
+
+export function catalogCreated(data: Partial<CatalogCreated['data']> & { title: string }): CatalogCreated {
+  return {
+    type: 'CatalogCreated',
+    data: { id: randomUUID(), description: '', parentId: null, links: [], ...data },
+  };
+}
+
+export function collectionCreated(
+  data: Partial<CollectionCreated['data']> & { title: string },
+): CollectionCreated {
+  return {
+    type: 'CollectionCreated',
+    data: {
+      id: randomUUID(),
+      description: '',
+      parentId: null,
+      links: [],
+      license: 'other',
+      keywords: [],
+      extent: null,
+      ...data,
+    },
+  };
+}
+
+export function updated(data: PortalObjectUpdated['data']): PortalObjectUpdated {
+  return { type: 'PortalObjectUpdated', data };
+}
+
+export function moved(data: PortalObjectMoved['data']): PortalObjectMoved {
+  return { type: 'PortalObjectMoved', data };
+}
+
+export function deleted(data: PortalObjectDeleted['data']): PortalObjectDeleted {
+  return { type: 'PortalObjectDeleted', data };
+}
+
+export function streamOf(event: PortalObjectEvent): string {
+  const kind =
+    event.type === 'CatalogCreated'
+      ? 'catalog'
+      : event.type === 'CollectionCreated'
+        ? 'collection'
+        : event.data.kind;
+  return `${kind}-${event.data.id}`;
+}
+
+export function toAppend(
+  event: { type: string; data: unknown },
+  meta: EventMetadata = metadata(),
+): EventToAppend {
+  return { id: randomUUID(), type: event.type, data: event.data, metadata: meta };
+}
+
+/**
+ * Recorded events without a store, for read-model tests that call the handlers directly:
+ * revisions per stream and positions in append order, as a store would assign them.
+ */
+export class RecordedEventLog {
+  private readonly revisions = new Map<string, bigint>();
+  private next = 0n;
+
+  record(
+    event: { type: string; data: unknown },
+    streamId: string,
+    meta: EventMetadata = metadata(),
+  ): RecordedEvent {
+    const revision = (this.revisions.get(streamId) ?? -1n) + 1n;
+    this.revisions.set(streamId, revision);
+    this.next += 1n;
+    const position: Position = { commit: this.next, prepare: this.next };
+    return { ...toAppend(event, meta), streamId, revision, position };
+  }
+}
