@@ -37,8 +37,14 @@ export default tseslint.config(
         {
           paths: ioModules.map((name) => ({ name, message: 'libs/domain is pure: no I/O imports.' })),
           patterns: [
-            { group: ['node:*', 'fs', 'net', 'http', 'https', 'child_process'], message: 'libs/domain is pure: no Node I/O.' },
-            { group: ['@aws-sdk/*', '@portal/*'], message: 'libs/domain imports nothing with I/O and no other workspace.' },
+            {
+              group: ['node:*', 'fs', 'net', 'http', 'https', 'child_process'],
+              message: 'libs/domain is pure: no Node I/O.',
+            },
+            {
+              group: ['@aws-sdk/*', '@portal/*'],
+              message: 'libs/domain imports nothing with I/O and no other workspace.',
+            },
           ],
         },
       ],

@@ -9,7 +9,7 @@ bash scripts/ensure-dependencies.sh
 bash scripts/services/up.sh start
 source scripts/services/env.sh start
 
-npx tsx scripts/migrate.ts
+node --import tsx scripts/migrate.ts
 
 pids=()
 stop_all() {
@@ -19,11 +19,11 @@ stop_all() {
 }
 trap 'stop_all; exit 130' INT TERM
 
-npx tsx apps/projector/src/main.ts &
+node --import tsx apps/projector/src/main.ts &
 pids+=($!)
-npx tsx apps/upload-worker/src/main.ts &
+node --import tsx apps/upload-worker/src/main.ts &
 pids+=($!)
-npx tsx apps/api/src/main.ts &
+node --import tsx apps/api/src/main.ts &
 pids+=($!)
 
 # When any app exits, stop the others and report its status.

@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS, UPLOAD_WORKER_HEARTBEAT_KEY, type Logger } from '@portal/platform';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  HEARTBEAT_TTL_SECONDS,
+  UPLOAD_WORKER_HEARTBEAT_KEY,
+  type Logger,
+} from '@portal/platform';
 
 /**
  * Keeps a short-lived Redis key fresh while this worker runs, so the API's `/health/ready` can tell

@@ -6,7 +6,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-export function createPool(options: { connectionString: string; max?: number; applicationName: string }): pg.Pool {
+export function createPool(options: {
+  connectionString: string;
+  max?: number;
+  applicationName: string;
+}): pg.Pool {
   return new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
@@ -15,7 +19,10 @@ export function createPool(options: { connectionString: string; max?: number; ap
 }
 
 /** Runs `work` inside BEGIN/COMMIT on one client, rolling back on any error. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { EventMetadata } from '@portal/domain';
+import { SAFE_REQUEST_ID } from '../http/request-logging.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -12,7 +13,8 @@ export function metadataOf(req: Request, now: () => Date): EventMetadata {
   return {
     actorId: null,
     orgId: null,
-    correlationId: correlation && correlation.length <= 128 ? correlation : (requestId ?? randomUUID()),
+    correlationId:
+      correlation && SAFE_REQUEST_ID.test(correlation) ? correlation : (requestId ?? randomUUID()),
     causationId: null,
     requestId,
     occurredAt: now().toISOString(),

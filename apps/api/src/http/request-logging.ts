@@ -4,7 +4,8 @@ import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { Logger } from '@portal/platform';
 
 const REQUEST_ID_HEADER = 'x-request-id';
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Ids a caller may choose (request and correlation ids): safe to log and to store in event metadata. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * pino-http with a request id on every line: the caller's `X-Request-Id` when it is safe to log,
