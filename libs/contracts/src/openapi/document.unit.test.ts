@@ -222,7 +222,7 @@ describe('OpenAPI document', () => {
 
   it('documents query parameters from the query schemas', () => {
     const list = operation('get', '/api/v1/portal/catalogs/');
-    expect(parameterNames(list, 'query')).toEqual(['limit', 'cursor']);
+    expect(parameterNames(list, 'query')).toEqual(['limit', 'cursor', 'parentId']);
     const limit = (list.parameters as unknown[]).map(deref).find((parameter) => parameter.name === 'limit');
     expect(limit?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 50 });
     expect(parameterNames(operation('delete', '/api/v1/portal/catalogs/'), 'query')).toEqual([
