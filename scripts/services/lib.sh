@@ -5,8 +5,16 @@
 
 SERVICES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$SERVICES_DIR/../.." && pwd)
+# The local services belong to the machine, not to one checkout: their ports are machine-wide, so two
+# clones (a developer's tree and CI's fresh clone) must find and share the same daemons and locks, just
+# as they share PostgreSQL and Redis. Root keeps that state in /var/lib; anyone else in the checkout.
 # Ceph writes absolute paths into its config, so a relative PORTAL_DATA_DIR is resolved here once.
-DATA_DIR=$(realpath -m "${PORTAL_DATA_DIR:-$REPO_ROOT/.data}")
+if [[ $(id -u) == 0 ]]; then
+  default_data_dir=/var/lib/portal-catalog-service
+else
+  default_data_dir=$REPO_ROOT/.data
+fi
+DATA_DIR=$(realpath -m "${PORTAL_DATA_DIR:-$default_data_dir}")
 
 die() {
   printf '%s: %s\n' "$(basename "$0")" "$*" >&2

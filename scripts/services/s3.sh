@@ -5,7 +5,8 @@
 #
 # Decision: the two modes are two independent clusters on their own ports, so `npm test` can run while
 # `npm start` serves, and tests can never touch development data.
-#   mode   state (under PORTAL_DATA_DIR, default <repo>/.data)   monitor ports   S3_ENDPOINT
+#   mode   state (under PORTAL_DATA_DIR: /var/lib/portal-catalog-service as root, else <repo>/.data)
+#                                                               monitor ports   S3_ENDPOINT
 #   start  ceph/       bluestore on a sparse file: persistent     3300, 6789      http://127.0.0.1:7480
 #   test   ceph-test/  memstore, RAM only: throwaway              3301, 6790      http://127.0.0.1:7481
 # OSDs take free ports from 6800 up. Credentials: S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (defaults
