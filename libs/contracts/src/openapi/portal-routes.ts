@@ -6,7 +6,7 @@ import {
   deleteCatalogsQuerySchema,
 } from '../catalogs.js';
 import { collectionRecordSchema, createCollectionBodySchema } from '../collections.js';
-import { createdObjectSchema, deletedObjectsSchema, listQuerySchema } from '../common.js';
+import { createdObjectSchema, deletedObjectsSchema } from '../common.js';
 import { createItemBodySchema, uploadDescriptorSchema } from '../items.js';
 import {
   deletePortalItemQuerySchema,
