@@ -1,8 +1,7 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
-import type { Logger, Pool } from '@portal/platform';
+import { withClient, type Logger, type Pool } from '@portal/platform';
 import type { Projection, Sql } from './projection.js';
 import { compareAndSetCheckpoint, lockCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
-import { withClient } from './pooled-client.js';
 import { quoteIdentifier } from './sql-identifier.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */

@@ -1,7 +1,6 @@
-import type { Pool } from '@portal/platform';
+import { inTransaction, type Pool } from '@portal/platform';
 import { advisoryLockKey } from './advisory-lock-key.js';
 import { deadLettersDdl } from './dead-letters/dead-letters.js';
-import { withTransaction } from './pooled-client.js';
 import type { Projection, Sql } from './projection.js';
 import {
   initCheckpoint,
@@ -14,7 +13,7 @@ import { quoteIdentifier } from './sql-identifier.js';
  * two instances starting together do not race on `CREATE SCHEMA IF NOT EXISTS`.
  */
 async function inSchema(pool: Pool, schema: string, setup: (sql: Sql) => Promise<void>): Promise<void> {
-  await withTransaction(pool, async (client) => {
+  await inTransaction(pool, async (client) => {
     const key = advisoryLockKey(`schema:${schema}`);
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [key.namespace, key.id]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { comparePositions, parsePosition, START } from '@portal/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advisoryLockKey } from '../src/advisory-lock-key.js';
-import { withClient } from '../src/pooled-client.js';
+import { withClient } from '@portal/platform';
 import { portalProjection } from '../src/portal-projection.js';
 import { leadershipName } from '../src/run-projector.js';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';

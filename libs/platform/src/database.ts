@@ -18,21 +18,41 @@ export function createPool(options: {
   });
 }
 
-/** Runs `work` inside BEGIN/COMMIT on one client, rolling back on any error. */
+/**
+ * Runs `work` on a client checked out of `pool`. While checked out a pg client has no error listener
+ * of its own, so a connection dropped between two queries would surface as an uncaught 'error' event;
+ * the listener here turns that into a destroyed client instead.
+ */
+export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error): void => {
+    broken = error;
+  };
+  client.on('error', onError);
+  try {
+    return await work(client);
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+/** `BEGIN` … `COMMIT` on one client; any failure rolls back, and a failed rollback destroys the client. */
 export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
+  return withClient(pool, async (client) => {
     await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A failed rollback means a dead connection, which the pool discards on release anyway.
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  });
 }

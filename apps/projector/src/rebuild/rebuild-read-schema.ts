@@ -1,8 +1,7 @@
 import { formatPosition, START, type EventStore, type Position } from '@portal/domain';
-import type { Logger, Pool, PoolClient } from '@portal/platform';
+import { inTransaction, withClient, type Logger, type Pool, type PoolClient } from '@portal/platform';
 import { advisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
-import { withClient, withTransaction } from '../pooled-client.js';
 import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
@@ -126,7 +125,7 @@ function swapIn(
 ): Promise<{ position: Position; events: number; replacedLive: boolean }> {
   const { pool, store, projection, schema, log } = options;
   const target = { projection, notifyChannel: null, log };
-  return withTransaction(pool, async (client) => {
+  return inTransaction(pool, async (client) => {
     const replacedLive = await schemaExists(client, schema);
     // Blocks the live projector's next batch (it row-locks this table first) but not the API's reads.
     if (replacedLive) {
