@@ -19,11 +19,13 @@ stop_all() {
 }
 trap 'stop_all; exit 130' INT TERM
 
-node --import tsx apps/projector/src/main.ts &
+# Each app runs in its own session, so Ctrl-C reaches only this script, which then asks each app once
+# (SIGTERM) to finish its work and stop; a second signal to an app means "stop now".
+setsid node --import tsx apps/projector/src/main.ts &
 pids+=($!)
-node --import tsx apps/upload-worker/src/main.ts &
+setsid node --import tsx apps/upload-worker/src/main.ts &
 pids+=($!)
-node --import tsx apps/api/src/main.ts &
+setsid node --import tsx apps/api/src/main.ts &
 pids+=($!)
 
 # When any app exits, stop the others and report its status.
