@@ -28,16 +28,19 @@ describe('POST / runs a batch of creates in order', () => {
   });
 
   it('refuses an invalid batch as a whole with 400 and creates nothing', async () => {
+    const uniqueTitle = `Would be created ${randomUUID()}`;
     const response = await call('POST', '/', {
       body: {
         commands: [
-          { type: 'createCatalog', body: { title: 'Would be created', description: 'x', links: [] } },
+          { type: 'createCatalog', body: { title: uniqueTitle, description: 'x', links: [] } },
           { type: 'createCatalog', body: { title: 'x'.repeat(141), description: 'x', links: [] } },
         ],
       },
     });
     expect(response.status).toBe(400);
     expect((response.body as { message: string }).message).toContain('commands[1].body.title');
+    const catalogs = await call<{ items: { title: string }[] }>('GET', '/api/v1/portal/catalogs/?limit=1000');
+    expect(catalogs.body.items.map((catalog) => catalog.title)).not.toContain(uniqueTitle);
   });
 
   it('refuses an empty batch and an unknown command type', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createCatalog, link } from './support/http.js';
+import { catalogPageSchema, catalogRecordSchema, createdObjectSchema } from '@portal/contracts';
+import { call, createCatalog, expectMatchesContract, link } from './support/http.js';
 
 describe('catalogs', () => {
   it('creates a catalog and reads it back at once', async () => {
@@ -8,12 +9,14 @@ describe('catalogs', () => {
       body: { title: 'Sentinel-2 mosaics', description: 'Yearly cloud-free mosaics', links: [link()] },
     });
     expect(created.status).toBe(201);
+    expectMatchesContract(createdObjectSchema, created.body);
     expect(created.headers.get('etag')).toBe('"0"');
     expect(created.headers.get('x-event-position')).toMatch(/^\d+\.\d+$/);
     const id = created.body.portalItemId;
 
     const read = await call('GET', `/api/v1/portal/catalogs/${id}`);
     expect(read.status).toBe(200);
+    expectMatchesContract(catalogRecordSchema, read.body);
     expect(read.body).toMatchObject({
       id,
       kind: 'catalog',
@@ -59,6 +62,7 @@ describe('catalogs', () => {
         body: { items: { id: string }[]; next: string | null; links: { rel: string; href: string }[] };
       } = await call('GET', path);
       expect(page.status).toBe(200);
+      expectMatchesContract(catalogPageSchema, page.body);
       seen.push(...page.body.items.map((item) => item.id));
       const next = page.body.links.find((entry) => entry.rel === 'next');
       path = next ? new URL(next.href).pathname + new URL(next.href).search : null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, createCatalog, createCollection, link } from './support/http.js';
+import { collectionRecordSchema } from '@portal/contracts';
+import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
 
 describe('collections', () => {
   it('answers the contract collection record with absolute links', async () => {
@@ -12,6 +13,7 @@ describe('collections', () => {
     });
     const response = await call('GET', `/api/v1/collections/${id}`);
     expect(response.status).toBe(200);
+    expectMatchesContract(collectionRecordSchema, response.body);
     expect(response.body).toMatchObject({
       id,
       type: 'collection',

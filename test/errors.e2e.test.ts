@@ -126,3 +126,40 @@ describe('errors: every bad input is a clear 4xx message', () => {
     expectMessage(badLimit.body, 'limit');
   });
 });
+
+describe('errors: values PostgreSQL could not store, and paths not served yet', () => {
+  it('refuses NUL characters and unpaired surrogates anywhere in a body with 400', async () => {
+    const bodies = [
+      { title: 'nul\u0000', description: 'ok', links: [] },
+      { title: 'ok', description: 'lone \ud800 surrogate', links: [] },
+      { title: 'ok', description: 'ok', links: [link({ linkJson: { nested: { deep: 'a\u0000b' } } })] },
+      { title: 'ok', description: 'ok', links: [link({ linkJson: { 'key\u0000': 1 } })] },
+    ];
+    for (const body of bodies) {
+      const response = await call('POST', catalogPath, { body });
+      expect(response.status).toBe(400);
+      expectMessage(response.body);
+    }
+  });
+
+  it('refuses a cursor with a date PostgreSQL would reject', async () => {
+    const cursor = Buffer.from(
+      JSON.stringify(['2024-02-30T00:00:00.000Z', '6f1c2b8e-4d3a-4b7e-9c1d-2a3b4c5d6e7f']),
+    ).toString('base64url');
+    expect((await call('GET', `/api/v1/portal/catalogs/?cursor=${cursor}`)).status).toBe(400);
+  });
+
+  it('answers 501 with a message for contract paths whose behaviour is not built yet', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/portal/items/create'],
+      ['GET', '/api/v1/portal/items/'],
+      ['GET', '/api/v1/browser/root'],
+      ['GET', '/api/v1/users/me'],
+      ['POST', '/api/auth/sign-in/email'],
+    ] as const) {
+      const response = await call(method, path, method === 'POST' ? { body: {} } : {});
+      expect(response.status, `${method} ${path}`).toBe(501);
+      expectMessage(response.body);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, createCatalog, createCollection, link } from './support/http.js';
+import { portalItemRecordSchema } from '@portal/contracts';
+import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
 
 describe('portal items: every kind through one path', () => {
   it('answers the portal item record for a catalog, resolving links to portal objects', async () => {
@@ -16,6 +17,7 @@ describe('portal items: every kind through one path', () => {
     });
     const response = await call('GET', `/api/v1/portal/items/${id}`);
     expect(response.status).toBe(200);
+    expectMatchesContract(portalItemRecordSchema, response.body);
     expect(response.body).toMatchObject({
       id,
       kind: 'catalog',

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './support/http.js';
+import { readinessSchema, serviceDescriptionSchema } from '@portal/contracts';
+import { call, expectMatchesContract } from './support/http.js';
 
 describe('service description and health', () => {
   it('describes the service at / with links', async () => {
     const response = await call<{ links: { rel: string; href: string }[] }>('GET', '/');
     expect(response.status).toBe(200);
+    expectMatchesContract(serviceDescriptionSchema, response.body);
     expect(response.body.links.map((entry) => entry.rel)).toEqual(
       expect.arrayContaining(['service-desc', 'browser-root']),
     );
@@ -33,6 +35,7 @@ describe('service description and health', () => {
       ready = await call('GET', '/health/ready');
     }
     expect(ready.status).toBe(200);
+    expectMatchesContract(readinessSchema, ready.body);
     expect(ready.body.status).toBe('ready');
     expect(Object.keys(ready.body.checks).sort()).toEqual([
       'eventStore',

@@ -56,3 +56,13 @@ export async function createCollection(fields: Record<string, unknown> = {}): Pr
     throw new Error(`create collection: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.portalItemId;
 }
+
+/** Asserts a response body validates against the schema the OpenAPI document publishes for it. */
+export function expectMatchesContract(
+  schema: { safeParse(value: unknown): { success: boolean; error?: unknown } },
+  body: unknown,
+): void {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success)
+    throw new Error(`response does not match its published schema: ${String(parsed.error)}`);
+}

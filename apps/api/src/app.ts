@@ -9,6 +9,7 @@ import { jsonBody } from './http/json-body.js';
 import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
 import { portalItemRoutes } from './portal-items/routes.js';
+import { notImplementedRoutes } from './service/not-implemented.js';
 import { serviceRoutes } from './service/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
@@ -22,6 +23,8 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(serviceRoutes(deps));
   app.use(catalogRoutes(deps));
   app.use(collectionRoutes(deps));
+  // Before the portal item routes, so `items/create` is not read as an item id.
+  app.use(notImplementedRoutes());
   app.use(portalItemRoutes(deps));
 
   app.use((req, _res, next) => {

@@ -62,7 +62,10 @@ const server = app.listen(config.PORT, config.HOST, () => {
 });
 
 /** Lets requests in flight finish (bounded), then releases every connection. */
+let shuttingDown = false;
 async function shutdown(signal: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
   logger.info({ signal }, 'shutting down');
   const closed = new Promise<void>((resolve) =>
     server.close(() => {

@@ -3,3 +3,4 @@ export { createLogger, type Logger } from './logger.js';
 export { createPool, inTransaction, withClient, type Pool, type PoolClient } from './database.js';
 export { UPLOAD_WORKER_HEARTBEAT_KEY, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema } from './ddl.js';
+export { isConnectionError, isInvalidDataError } from './database-errors.js';

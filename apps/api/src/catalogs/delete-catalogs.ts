@@ -14,8 +14,8 @@ import { findLiveObjects } from '../read-model/portal-object-rows.js';
  */
 export function deleteCatalogs(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
-    const { ids: requested, recursive } = parseInput(deleteCatalogsQuerySchema, req.query, 'query');
-    const ids = [...new Set(requested)];
+    // The schema drops duplicate ids, so no catalog is decided on twice.
+    const { ids, recursive } = parseInput(deleteCatalogsQuerySchema, req.query, 'query');
     await awaitReadModelFreshness(deps);
     const rows = new Map((await findLiveObjects(deps.pool, ids)).map((row) => [row.id, row]));
     const decisions: { object: LoadedObject; events: readonly PortalObjectEvent[] }[] = [];

@@ -6,8 +6,9 @@ const JSON_MEDIA_TYPE = 'application/json';
 const DEFAULT_LICENSE = 'other';
 
 /**
- * Until items below a collection are ready there is nothing to compute an extent from: the whole world,
- * open-ended from the collection's creation. The projector replaces it once items carry bboxes.
+ * A collection created without an extent has none until ready items below it carry bboxes and times
+ * (the items issue computes it in the projector); until then: the whole world, open-ended from the
+ * collection's creation, since the contract requires both arrays and a start.
  */
 function fallbackExtent(row: PortalObjectRow): CollectionExtent {
   return {

@@ -3,6 +3,7 @@ import { idParamsSchema } from '../http/params.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
+import { etagOf } from '../http/consistency.js';
 import { idempotency } from '../http/idempotency.js';
 import { route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
@@ -19,7 +20,7 @@ export function collectionRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');
       const row = requireFound(await findLiveObject(deps.pool, id, 'collection'), `collection ${id}`);
-      res.setHeader('ETag', `"${row.version}"`);
+      res.setHeader('ETag', etagOf(BigInt(row.version)));
       res.json(collectionRecord(row, baseUrlOf(req, deps.config)));
     },
   });

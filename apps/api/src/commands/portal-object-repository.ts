@@ -41,7 +41,8 @@ export async function loadObject(
 
 /**
  * Walks the parent chain through the event store (never the read models, which may lag), so hierarchy
- * rules are checked against the truth. Ancestors of a container are always catalogs.
+ * rules are checked against the truth. The first parent may be a catalog or a collection (an item's);
+ * every ancestor above a collection or catalog is a catalog.
  */
 async function walkAncestors(
   store: EventStore,
@@ -51,7 +52,8 @@ async function walkAncestors(
   let deleted = false;
   let current = firstParentId;
   while (current !== null && ancestorIds.length <= MAX_DEPTH) {
-    const ancestor = await loadObject(store, current, ['catalog']);
+    const kinds: PortalKind[] = ancestorIds.length === 0 ? ['catalog', 'collection'] : ['catalog'];
+    const ancestor = await loadObject(store, current, kinds);
     ancestorIds.unshift(current);
     if (!ancestor) {
       deleted = true;

@@ -36,14 +36,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Runs every check at once, each bounded in time, so one hung dependency cannot hang the probe. */
-export async function runReadinessChecks(checks: readonly ReadinessCheck[]): Promise<ReadinessReport> {
+export async function runReadinessChecks(
+  checks: readonly ReadinessCheck[],
+  onFailure: (name: string, error: unknown) => void = () => undefined,
+): Promise<ReadinessReport> {
   const results = await Promise.all(
     checks.map(async (check): Promise<[string, CheckResult]> => {
       try {
         const result = await withTimeout(check.check(), CHECK_TIMEOUT_MS);
         return [check.name, { ok: result.ok, ...(result.detail ? { detail: result.detail } : {}) }];
       } catch (error) {
-        return [check.name, { ok: false, error: error instanceof Error ? error.message : String(error) }];
+        // The probe is public: the cause (hosts, auth failures) goes to the log, the body says only "down".
+        onFailure(check.name, error);
+        return [check.name, { ok: false, error: 'down' }];
       }
     }),
   );

@@ -11,8 +11,10 @@ export function healthRoutes(deps: ApiDependencies): Router {
     },
   });
   route(router, '/health/ready', {
-    get: async (_req, res) => {
-      const report = await runReadinessChecks(deps.readinessChecks);
+    get: async (req, res) => {
+      const report = await runReadinessChecks(deps.readinessChecks, (name, error) => {
+        req.log.warn({ err: error, check: name }, 'readiness check failed');
+      });
       res.status(report.status === 'not-ready' ? 503 : 200).json(report);
     },
   });

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError, type DomainErrorCode } from '@portal/domain';
+import { isConnectionError, isInvalidDataError } from '@portal/platform';
 import { HttpProblem } from './problem.js';
 
 const statusOfDomainCode: Record<DomainErrorCode, number> = {
@@ -32,6 +33,19 @@ export function problemOf(error: unknown): HttpProblem | null {
   if (error instanceof HttpProblem) return error;
   if (error instanceof DomainError)
     return new HttpProblem(statusOfDomainCode[error.code], error.message, error.code);
+  if (isConnectionError(error)) {
+    return new HttpProblem(
+      503,
+      'a dependency of the service is unavailable; retry shortly',
+      'UNAVAILABLE',
+      undefined,
+      {
+        'Retry-After': '1',
+      },
+    );
+  }
+  if (isInvalidDataError(error))
+    return new HttpProblem(400, 'a value in the request cannot be stored', 'INVALID_VALUE');
   if (isBodyParserError(error)) {
     switch (error.type) {
       case 'entity.parse.failed':

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import type { Pool } from '@portal/platform';
+import type { Logger, Pool } from '@portal/platform';
 import { HttpProblem } from './problem.js';
 
 /** How long a key is remembered; a pipeline retrying later than this creates anew. */
 const KEY_TTL_HOURS = 24;
+/**
+ * A claim whose request never recorded an outcome (the process died mid-request) is taken over after
+ * this long, so a crash does not block the key for a day. Longer than any request may take.
+ */
+const CLAIM_LEASE_SECONDS = 120;
+/** About one claim in this many also deletes expired keys, so the table does not grow without bound. */
+const PURGE_EVERY = 200;
 const REPLAYED_HEADERS = ['etag', 'x-event-position', 'location'] as const;
 
 interface StoredResponse {
@@ -25,7 +32,18 @@ CREATE TABLE IF NOT EXISTS api.idempotency_keys (
   headers jsonb,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (scope, key)
-);`;
+);
+CREATE INDEX IF NOT EXISTS idempotency_keys_created_at ON api.idempotency_keys (created_at);`;
+
+function purgeExpiredKeys(pool: Pool, log: Logger): void {
+  pool
+    .query(
+      `DELETE FROM api.idempotency_keys WHERE created_at < now() - make_interval(hours => ${KEY_TTL_HOURS})`,
+    )
+    .catch((error: unknown) => {
+      log.warn({ err: error }, 'could not purge expired idempotency keys');
+    });
+}
 
 function capturedHeaders(res: Response): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -62,9 +80,12 @@ export function idempotency(pool: Pool): RequestHandler {
        ON CONFLICT (scope, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, body = NULL,
          headers = NULL, created_at = now()
          WHERE api.idempotency_keys.created_at < now() - make_interval(hours => ${KEY_TTL_HOURS})
+            OR (api.idempotency_keys.status IS NULL
+                AND api.idempotency_keys.created_at < now() - make_interval(secs => ${CLAIM_LEASE_SECONDS}))
        RETURNING key`,
       [scope, key, requestHash],
     );
+    if (Math.random() < 1 / PURGE_EVERY) purgeExpiredKeys(pool, req.log);
     if (claimed.rowCount === 0) {
       const stored = await pool.query<StoredResponse>(
         'SELECT request_hash, status, body, headers FROM api.idempotency_keys WHERE scope = $1 AND key = $2',
@@ -113,7 +134,11 @@ export function idempotency(pool: Pool): RequestHandler {
       remember.then(
         () => json(body),
         (error: unknown) => {
+          // Unrecorded, the key would answer 409 until its lease runs out; free it for a retry instead.
           req.log.error({ err: error }, 'could not record idempotent response');
+          pool
+            .query('DELETE FROM api.idempotency_keys WHERE scope = $1 AND key = $2', [scope, key])
+            .catch(() => undefined);
           json(body);
         },
       );

@@ -5,7 +5,7 @@ import { baseUrlOf } from './base-url.js';
 /** The list envelope: the page, the opaque cursor of the next one, and a `rel: "next"` link to it. */
 export function listPage<T>(
   req: Request,
-  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>,
   page: { readonly items: readonly T[]; readonly next: string | null },
 ) {
   const links: { rel: 'next'; href: string; type: string }[] = [];

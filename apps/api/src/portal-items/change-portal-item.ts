@@ -1,10 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import {
+  deletePortalItemQuerySchema,
   movePortalItemBodySchema,
   updatePortalItemBodySchema,
-  deletePortalItemQuerySchema,
 } from '@portal/contracts';
-import { idParamsSchema } from '../http/params.js';
 import { decide, type PortalObjectCommand } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import {
@@ -22,74 +21,85 @@ import {
 } from '../commands/portal-object-repository.js';
 import { awaitReadModelFreshness } from '../commands/read-model-freshness.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
+import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
 import { findLiveObject, subtreeHeight } from '../read-model/portal-object-rows.js';
 
 /**
- * Load the object from its stream, let the caller build the command from it, decide, append with the
- * revision that was read. Shared by update, move and delete, which differ only in the command.
+ * One change to an existing object: `parse` validates the request before anything is read (a bad body
+ * is a 400 whatever the id), `command` builds the domain command from the object as its stream has it.
  */
-function changeHandler(
-  deps: ApiDependencies,
-  answer: (id: string) => unknown,
-  buildCommand: (req: Request, object: LoadedObject) => Promise<PortalObjectCommand>,
-): RequestHandler {
+interface Change<Input> {
+  readonly parse: (req: Request) => Input;
+  /** Runs once before the load-decide-append cycle, e.g. to let the read model catch up. */
+  readonly prepare?: () => Promise<void>;
+  readonly command: (input: Input, object: LoadedObject) => Promise<PortalObjectCommand>;
+  readonly answer: (id: string) => unknown;
+}
+
+function changeHandler<Input>(deps: ApiDependencies, change: Change<Input>): RequestHandler {
   return async (req, res) => {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const input = change.parse(req);
     const ifMatch = expectedRevisionFrom(req);
+    await change.prepare?.();
     const outcome = await withOptimisticRetry(ifMatch, async () => {
       const object = requireFound(await loadObject(deps.eventStore, id), `portal item ${id}`);
       assertRevision(ifMatch, object.revision);
-      const events = decide(await buildCommand(req, object), object.state);
+      const events = decide(await change.command(input, object), object.state);
       return appendDecision(deps, req, object.streamId, events, {
         expectedRevision: object.revision,
         currentRevision: object.revision,
       });
     });
-    await respondToCommand(deps, req, res, outcome, { status: 200, body: answer(id) });
+    await respondToCommand(deps, req, res, outcome, { status: 200, body: change.answer(id) });
   };
 }
 
 const changedObject = (id: string) => ({ portalItemId: id });
 
 export function updatePortalItem(deps: ApiDependencies): RequestHandler {
-  return changeHandler(deps, changedObject, async (req, object) => {
-    const changes = parseInput(updatePortalItemBodySchema, req.body, 'update');
-    return {
+  return changeHandler(deps, {
+    parse: (req) => parseInput(updatePortalItemBodySchema, req.body, 'update'),
+    command: async (changes, object) => ({
       type: 'UpdatePortalObject',
       data: { id: object.id, changes, ancestorDeleted: await isAncestorDeleted(deps.eventStore, object) },
-    };
+    }),
+    answer: changedObject,
   });
 }
 
 export function movePortalItem(deps: ApiDependencies): RequestHandler {
-  return changeHandler(deps, changedObject, async (req, object) => {
-    const { parentId } = parseInput(movePortalItemBodySchema, req.body, 'move');
-    await awaitReadModelFreshness(deps);
-    const [parent, ancestorDeleted, row] = await Promise.all([
-      parentId === null ? null : lookupParent(deps.eventStore, parentId),
-      isAncestorDeleted(deps.eventStore, object),
-      findLiveObject(deps.pool, object.id),
-    ]);
-    return {
-      type: 'MovePortalObject',
-      data: {
-        id: object.id,
-        parent,
-        subtreeHeight: row ? await subtreeHeight(deps.pool, object.id, row.depth) : 0,
-        ancestorDeleted,
-      },
-    };
+  return changeHandler(deps, {
+    parse: (req) => parseInput(movePortalItemBodySchema, req.body, 'move'),
+    // The subtree's height comes from the tree read model, which must include every earlier write.
+    prepare: () => awaitReadModelFreshness(deps),
+    command: async ({ parentId }, object) => {
+      const [parent, ancestorDeleted, row] = await Promise.all([
+        parentId === null ? null : lookupParent(deps.eventStore, parentId),
+        isAncestorDeleted(deps.eventStore, object),
+        findLiveObject(deps.pool, object.id),
+      ]);
+      return {
+        type: 'MovePortalObject',
+        data: {
+          id: object.id,
+          parent,
+          subtreeHeight: row ? await subtreeHeight(deps.pool, object.id, row.depth) : 0,
+          ancestorDeleted,
+        },
+      };
+    },
+    answer: changedObject,
   });
 }
 
 export function deletePortalItem(deps: ApiDependencies): RequestHandler {
-  return changeHandler(
-    deps,
-    (id) => ({ deleted: [id] }),
-    async (req, object) => {
-      const { recursive } = parseInput(deletePortalItemQuerySchema, req.query, 'query');
-      await awaitReadModelFreshness(deps);
+  return changeHandler(deps, {
+    parse: (req) => parseInput(deletePortalItemQuerySchema, req.query, 'query'),
+    // Whether the object has children comes from the tree read model: it must include every earlier write.
+    prepare: () => awaitReadModelFreshness(deps),
+    command: async ({ recursive }, object) => {
       const [row, ancestorDeleted] = await Promise.all([
         findLiveObject(deps.pool, object.id),
         isAncestorDeleted(deps.eventStore, object),
@@ -99,5 +109,6 @@ export function deletePortalItem(deps: ApiDependencies): RequestHandler {
         data: { id: object.id, recursive, hasChildren: (row?.child_count ?? 0) > 0, ancestorDeleted },
       };
     },
-  );
+    answer: (id) => ({ deleted: [id] }),
+  });
 }

@@ -3,6 +3,7 @@ import { idParamsSchema } from '../http/params.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
+import { etagOf } from '../http/consistency.js';
 import { route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findLiveObject } from '../read-model/portal-object-rows.js';
@@ -15,7 +16,7 @@ export function portalItemRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');
       const row = requireFound(await findLiveObject(deps.pool, id), `portal item ${id}`);
-      res.setHeader('ETag', `"${row.version}"`);
+      res.setHeader('ETag', etagOf(BigInt(row.version)));
       res.json(await portalItemRecord(deps.pool, row, baseUrlOf(req, deps.config)));
     },
     patch: updatePortalItem(deps),

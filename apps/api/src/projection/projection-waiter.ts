@@ -7,6 +7,8 @@ export const PROJECTION_CHANNEL = 'portal_projection';
 const PROJECTION_NAME = 'portal';
 /** A missed notification (reconnect, rebuild swap) only delays a waiter by this much. */
 const POLL_INTERVAL_MS = 250;
+const MIN_RECONNECT_DELAY_MS = 250;
+const MAX_RECONNECT_DELAY_MS = 10_000;
 
 interface Waiter {
   readonly position: Position;
@@ -23,6 +25,9 @@ export class ProjectionWaiter {
   private readonly waiters = new Set<Waiter>();
   private listener: pg.Client | null = null;
   private poller: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private reconnectDelayMs = MIN_RECONNECT_DELAY_MS;
+  private refreshing = false;
   private closed = false;
 
   constructor(
@@ -34,8 +39,9 @@ export class ProjectionWaiter {
   async start(): Promise<void> {
     await this.refresh();
     await this.listen();
+    // The fallback for missed notifications; it also keeps `current()` fresh for the readiness probe.
     this.poller = setInterval(() => {
-      if (this.waiters.size > 0) void this.refresh();
+      void this.refresh();
     }, POLL_INTERVAL_MS);
     this.poller.unref();
   }
@@ -63,6 +69,7 @@ export class ProjectionWaiter {
   async close(): Promise<void> {
     this.closed = true;
     if (this.poller) clearInterval(this.poller);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve(false);
@@ -72,6 +79,9 @@ export class ProjectionWaiter {
   }
 
   private async refresh(): Promise<void> {
+    // One poll at a time: a slow database must not pile queries onto the request pool.
+    if (this.refreshing) return;
+    this.refreshing = true;
     try {
       const result = await this.pool.query<{ commit_position: string; prepare_position: string }>(
         'SELECT commit_position, prepare_position FROM read.projection_checkpoints WHERE name = $1',
@@ -82,9 +92,12 @@ export class ProjectionWaiter {
     } catch (error) {
       // Before the projector's first start the table does not exist; waiters simply keep waiting.
       this.logger.debug({ err: error }, 'projection checkpoint not readable yet');
+    } finally {
+      this.refreshing = false;
     }
   }
 
+  /** LISTENs on a dedicated connection; on any failure retries with backoff until closed. */
   private async listen(): Promise<void> {
     const client = new pg.Client({
       connectionString: this.connectionString,
@@ -96,12 +109,32 @@ export class ProjectionWaiter {
     });
     client.on('error', (error) => {
       this.logger.warn({ err: error }, 'projection listener lost its connection; reconnecting');
-      this.listener = null;
-      if (!this.closed) setTimeout(() => void this.listen().catch(() => undefined), 1000).unref();
+      this.relisten(client);
     });
-    await client.connect();
-    await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
-    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
+      this.listener = client;
+      this.reconnectDelayMs = MIN_RECONNECT_DELAY_MS;
+      // Notifications sent while disconnected are gone: read the checkpoint once to catch up.
+      await this.refresh();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'projection listener could not connect; retrying');
+      this.relisten(client);
+    }
+  }
+
+  private relisten(failed: pg.Client): void {
+    if (this.listener === failed) this.listener = null;
+    void failed.end().catch(() => undefined);
+    if (this.closed || this.reconnectTimer) return;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(delay * 2, MAX_RECONNECT_DELAY_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.closed) void this.listen();
+    }, delay);
+    this.reconnectTimer.unref();
   }
 
   private advance(position: Position): void {

@@ -24,12 +24,19 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
   throw new HttpProblem(400, 'cursor: not a cursor returned by this API', 'INVALID_CURSOR');
 }
 
+/** Only the exact form `encodeCursor` writes: `Date.parse` also takes "May 1" and "2024-02-30". */
+function isCanonicalTimestamp(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text)) return false;
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString() === text;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A cursor over (timestamp, id), validated so no malformed value ever reaches SQL. */
 export function decodeTimeIdCursor(cursor: string): { readonly at: string; readonly id: string } {
   const [at, id] = decodeCursor(cursor, 2);
-  if (typeof at !== 'string' || Number.isNaN(Date.parse(at)) || typeof id !== 'string' || !UUID.test(id)) {
+  if (typeof at !== 'string' || !isCanonicalTimestamp(at) || typeof id !== 'string' || !UUID.test(id)) {
     throw new HttpProblem(400, 'cursor: not a cursor returned by this API', 'INVALID_CURSOR');
   }
   return { at, id };

@@ -39,6 +39,22 @@ async function runCommand(
 }
 
 /**
+ * Every failure becomes that command's result, even an unexpected one: earlier commands are already
+ * appended, and a 500 for the whole batch would free its Idempotency-Key and let a retry create them twice.
+ */
+function failedCommand(req: Request, error: unknown): BatchResult {
+  const problem = problemOf(error);
+  if (problem) {
+    return {
+      status: problem.status,
+      body: { message: problem.message, ...(problem.code ? { code: problem.code } : {}) },
+    };
+  }
+  req.log.error({ err: error }, 'batch command failed');
+  return { status: 500, body: { message: 'internal error', code: 'INTERNAL' } };
+}
+
+/**
  * `POST /`: a pipeline's batch of creates, run in order. Each command answers what it would have answered
  * alone (a refused one does not stop the others); the response waits once, for the newest event.
  */
@@ -54,12 +70,7 @@ export function runBatch(deps: ApiDependencies): RequestHandler {
         const position = outcome?.position ?? null;
         if (position && (newest === null || comparePositions(position, newest) > 0)) newest = position;
       } catch (error) {
-        const problem = problemOf(error);
-        if (!problem) throw error;
-        results.push({
-          status: problem.status,
-          body: { message: problem.message, ...(problem.code ? { code: problem.code } : {}) },
-        });
+        results.push(failedCommand(req, error));
       }
     }
     await respondToCommand(

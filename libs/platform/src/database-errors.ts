@@ -1,0 +1,31 @@
+/**
+ * Classifies errors from PostgreSQL (SQLSTATE codes) and from the connection to it, so callers decide
+ * between "retry later" (the database is away) and "the input was wrong" without matching messages.
+ */
+const transientSqlStateClasses = ['08', '57P', '53'];
+const transientSocketCodes = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'];
+
+function sqlStateOf(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** The database connection went away or the server is shutting down or overloaded: retry later. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = sqlStateOf(error);
+  if (code !== null) {
+    if (transientSqlStateClasses.some((prefix) => code.startsWith(prefix))) return true;
+    if (transientSocketCodes.includes(code)) return true;
+  }
+  return /Connection terminated|Client has encountered a connection error|not queryable/i.test(error.message);
+}
+
+/**
+ * SQLSTATE class 22, "data exception": PostgreSQL refused a value (a timestamp out of range, text it
+ * cannot store). Input validation should catch these first; this is the net under it.
+ */
+export function isInvalidDataError(error: unknown): boolean {
+  return sqlStateOf(error)?.startsWith('22') ?? false;
+}
