@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batchRequestSchema, MAX_BATCH_COMMANDS } from './batch.js';
-import { validCatalogBody, validCollectionBody, validItemBody } from './test-support/fixtures.js';
+import { UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
+import { validCatalogBody, validCollectionBody, validItemBody, validLink } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 
 describe('batch request', () => {
@@ -20,6 +21,20 @@ describe('batch request', () => {
     ];
     expect(rejectionOf(batchRequestSchema, { commands }).message).toBe(
       'commands[1].body.title: must be at least 1 character',
+    );
+  });
+
+  it('refuses unstorable text anywhere in a command, naming the command and the field', () => {
+    const commands = [
+      { type: 'createCatalog', body: validCatalogBody() },
+      { type: 'createCollection', body: { ...validCollectionBody(), keywords: ['ok', 'x\u0000'] } },
+      {
+        type: 'createItem',
+        body: { ...validItemBody(), links: [{ ...validLink(), linkJson: { a: ['\ud800'] } }] },
+      },
+    ];
+    expect(rejectionOf(batchRequestSchema, { commands }).message).toBe(
+      `commands[1].body.keywords[1]: ${UNSTORABLE_TEXT_MESSAGE}; commands[2].body.links[0].linkJson.a[0]: ${UNSTORABLE_TEXT_MESSAGE}`,
     );
   });
 

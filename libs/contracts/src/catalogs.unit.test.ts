@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogBodySchema, deleteCatalogsQuerySchema, MAX_DELETE_IDS } from './catalogs.js';
+import {
+  catalogPageSchema,
+  createCatalogBodySchema,
+  deleteCatalogsQuerySchema,
+  MAX_DELETE_IDS,
+} from './catalogs.js';
 import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
 import { someId, validCatalogBody } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
@@ -104,5 +109,32 @@ describe('delete catalogs query', () => {
     expect(rejectionOf(deleteCatalogsQuerySchema, { ids: `${someId},nope` }).message).toBe(
       'ids[1]: must be a UUID',
     );
+  });
+});
+
+describe('catalog page', () => {
+  it('keeps the media type of the next-page link, as the API emits it', () => {
+    const page = {
+      items: [],
+      next: 'abc',
+      links: [
+        {
+          rel: 'next',
+          href: 'https://portal.example/api/v1/portal/catalogs/?cursor=abc',
+          type: 'application/json',
+        },
+      ],
+    };
+    expect(acceptanceOf(catalogPageSchema, page)).toEqual(page);
+  });
+
+  it('accepts a next-page link without a type, and an empty last page', () => {
+    const page = {
+      items: [],
+      next: 'abc',
+      links: [{ rel: 'next', href: '/api/v1/portal/catalogs/?cursor=abc' }],
+    };
+    expect(acceptanceOf(catalogPageSchema, page)).toEqual(page);
+    expect(acceptanceOf(catalogPageSchema, { items: [], next: null, links: [] }).next).toBeNull();
   });
 });

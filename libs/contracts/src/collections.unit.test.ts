@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createCollectionBodySchema, KEYWORD_MAX, LICENSE_MAX, MAX_KEYWORDS } from './collections.js';
+import {
+  collectionRecordSchema,
+  createCollectionBodySchema,
+  KEYWORD_MAX,
+  LICENSE_MAX,
+  MAX_KEYWORDS,
+} from './collections.js';
 import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
 import { someId, validCatalogBody, validCollectionBody } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
@@ -60,5 +66,29 @@ describe('collection create body', () => {
     expect(
       rejectionOf(createCollectionBodySchema, { ...validCollectionBody(), licence: 'MIT' }).message,
     ).toBe('licence: is not an allowed field');
+  });
+});
+
+describe('collection record', () => {
+  const record = () => ({
+    id: someId,
+    type: 'collection',
+    title: 'Temperature',
+    description: 'Daily means',
+    license: 'CC-BY-4.0',
+    keywords: ['climate'],
+    extent: { spatial: { bbox: [] }, temporal: { interval: [] } },
+    links: [
+      { href: `https://portal.example/api/v1/collections/${someId}`, rel: 'self', type: 'application/json' },
+    ],
+  });
+
+  it('keeps the STAC title of a link, as the API emits it for its own links', () => {
+    const link = { href: 'https://portal.example/', rel: 'root', type: 'application/json', title: 'Portal' };
+    expect(acceptanceOf(collectionRecordSchema, { ...record(), links: [link] }).links).toEqual([link]);
+  });
+
+  it('accepts links without a title, as the contract shows them', () => {
+    expect(acceptanceOf(collectionRecordSchema, record())).toEqual(record());
   });
 });

@@ -62,6 +62,7 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
 export const pageLinkSchema = z.object({
   rel: z.literal('next'),
   href: z.string().meta({ description: 'URL of the next page.' }),
+  type: z.string().exactOptional().meta({ description: 'Media type of the next page.' }),
 });
 export type PageLink = z.infer<typeof pageLinkSchema>;
 

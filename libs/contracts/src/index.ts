@@ -10,6 +10,7 @@ export * from './browser.js';
 export * from './service.js';
 export * from './batch.js';
 export * from './describe-zod-error.js';
+export { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 export * from './http-headers.js';
 export { buildOpenApiDocument, API_VERSION } from './openapi/document.js';
 export { serializeOpenApiDocument } from './openapi/serialize.js';

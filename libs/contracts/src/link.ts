@@ -32,10 +32,11 @@ export const portalItemLinkSchema = z.object({
 });
 export type PortalItemLink = z.infer<typeof portalItemLinkSchema>;
 
-/** A link in the collection record, exactly as the contract shows it. */
+/** A link in the collection record as the contract shows it, plus STAC's optional `title`. */
 export const collectionLinkSchema = z.object({
   href: z.string().meta({ description: 'Absolute URL.' }),
   rel: z.string(),
   type: z.string().meta({ description: 'Media type.' }),
+  title: z.string().exactOptional(),
 });
 export type CollectionLink = z.infer<typeof collectionLinkSchema>;

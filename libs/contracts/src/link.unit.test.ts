@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogBodySchema } from './catalogs.js';
 import { LINK_HREF_MAX, LINK_TEXT_MAX, linkSchema, MAX_LINKS } from './link.js';
+import { UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 import { validCatalogBody, validLink } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
+import { unstorableTexts } from './test-support/storable-text.js';
 import { itEnforcesStringBounds } from './test-support/string-bounds.js';
 
 const textFields = ['title', 'rel', 'type', 'targetType'] as const;
@@ -41,6 +43,44 @@ describe('link object inside a create body', () => {
     const nested = { stac: { assets: [{ href: 'x' }], 'proj:epsg': 4326 }, flag: null };
     expect(acceptanceOf(linkSchema, { ...validLink(), linkJson: {} }).linkJson).toEqual({});
     expect(acceptanceOf(linkSchema, { ...validLink(), linkJson: nested }).linkJson).toEqual(nested);
+  });
+
+  it.each(unstorableTexts)('linkJson: rejects %s in a value at any depth, naming its path', (_name, text) => {
+    const linkJson = { stac: { assets: [{ href: 'ok' }, { href: text }] } };
+    expect(rejectionOf(createCatalogBodySchema, bodyWithLinkField('linkJson', linkJson)).message).toBe(
+      `links[0].linkJson.stac.assets[1].href: ${UNSTORABLE_TEXT_MESSAGE}`,
+    );
+  });
+
+  it.each(unstorableTexts)('linkJson: rejects %s in a key at any depth, naming it', (_name, text) => {
+    const linkJson = { top: [{ [text]: 1 }] };
+    expect(rejectionOf(createCatalogBodySchema, bodyWithLinkField('linkJson', linkJson)).details).toEqual([
+      {
+        path: `links[0].linkJson.top[0][${JSON.stringify(text)}]`,
+        message: `key ${UNSTORABLE_TEXT_MESSAGE}`,
+      },
+    ]);
+  });
+
+  it('linkJson: rejects an unstorable top-level key and string value', () => {
+    expect(rejectionOf(linkSchema, { ...validLink(), linkJson: { 'a\u0000': 1 } }).message).toBe(
+      `linkJson["a\\u0000"]: key ${UNSTORABLE_TEXT_MESSAGE}`,
+    );
+    expect(rejectionOf(linkSchema, { ...validLink(), linkJson: { note: '\ud800' } }).message).toBe(
+      `linkJson.note: ${UNSTORABLE_TEXT_MESSAGE}`,
+    );
+  });
+
+  it('linkJson: reports only the first unstorable text, so the 400 stays short', () => {
+    const linkJson = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, '\u0000']));
+    expect(rejectionOf(linkSchema, { ...validLink(), linkJson }).details).toEqual([
+      { path: 'linkJson.k0', message: UNSTORABLE_TEXT_MESSAGE },
+    ]);
+  });
+
+  it('linkJson: accepts surrogate pairs, other control characters and non-string values', () => {
+    const linkJson = { '🗺': ['😀', 'tab\there', 1, true, null, { deep: [[['ok']]] }] };
+    expect(acceptanceOf(linkSchema, { ...validLink(), linkJson }).linkJson).toEqual(linkJson);
   });
 
   it('requires every field of the link', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findUnstorableJsonText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 
 /**
  * Schema builders that carry human-readable messages, so a 400 body reads
@@ -15,12 +16,13 @@ export function expected(what: string): (issue: { readonly input?: unknown }) =>
   return (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`);
 }
 
-/** A string of `min`..`max` UTF-16 code units (JavaScript's `length`). */
+/** A string of `min`..`max` UTF-16 code units (JavaScript's `length`) that PostgreSQL can store. */
 export function boundedText(min: number, max: number) {
   return z
     .string({ error: expected('a string') })
     .min(min, { error: `must be at least ${plural(min, 'character')}` })
-    .max(max, { error: `must be at most ${plural(max, 'character')}` });
+    .max(max, { error: `must be at most ${plural(max, 'character')}` })
+    .refine(isStorableText, { error: UNSTORABLE_TEXT_MESSAGE });
 }
 
 /** An array of at most `max` elements (and at least `min`), named `unit` (plural `units`) in messages. */
@@ -40,9 +42,21 @@ export function uuid() {
   return z.guid({ error: expected('a UUID') });
 }
 
-/** A JSON object with string keys: never an array, string, number or null. */
+/**
+ * A JSON object with string keys: never an array, string, number or null. Every key and string value
+ * at any depth must be storable; only the first offender is reported, so a body full of them cannot
+ * produce an enormous 400.
+ */
 export function jsonObject() {
-  return z.record(z.string(), z.unknown(), { error: expected('a JSON object') });
+  return z.record(z.string(), z.unknown(), { error: expected('a JSON object') }).superRefine((value, ctx) => {
+    const found = findUnstorableJsonText(value);
+    if (found === undefined) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: found.path,
+      message: found.inKey ? `key ${UNSTORABLE_TEXT_MESSAGE}` : UNSTORABLE_TEXT_MESSAGE,
+    });
+  });
 }
 
 /** Request objects reject keys they do not know, so a typo fails loudly instead of being dropped. */

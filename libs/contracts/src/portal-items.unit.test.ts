@@ -25,6 +25,16 @@ describe('update body', () => {
     max: 140,
     bodyWith: (rel) => ({ links: [{ ...validLink(), rel }] }),
   });
+  itEnforcesStringBounds(updatePortalItemBodySchema, {
+    path: 'license',
+    max: 140,
+    bodyWith: (license) => ({ license }),
+  });
+  itEnforcesStringBounds(updatePortalItemBodySchema, {
+    path: 'keywords[1]',
+    max: 140,
+    bodyWith: (keyword) => ({ keywords: ['climate', keyword] }),
+  });
 
   it('needs at least one field', () => {
     expect(rejectionOf(updatePortalItemBodySchema, {}).message).toBe(

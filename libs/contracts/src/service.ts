@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { timestampSchema } from './common.js';
 
 export const serviceLinkSchema = z.object({
   rel: z.string(),
@@ -22,21 +21,28 @@ export type ServiceDescription = z.infer<typeof serviceDescriptionSchema>;
 export const healthSchema = z.object({ status: z.literal('ok') });
 export type Health = z.infer<typeof healthSchema>;
 
+/** One dependency's answer: `ok`, what it reported when it answered, or why it did not. */
 export const dependencyCheckSchema = z.object({
-  status: z.enum(['up', 'down']),
-  message: z
-    .string()
+  ok: z.boolean(),
+  detail: z
+    .record(z.string(), z.unknown())
     .exactOptional()
-    .meta({ description: 'Why the dependency is down, or the projection lag.' }),
+    .meta({ description: 'What the dependency reported, e.g. the projection position.' }),
+  error: z.string().exactOptional().meta({ description: 'Why the dependency did not answer.' }),
 });
 export type DependencyCheck = z.infer<typeof dependencyCheckSchema>;
 
-/** `GET /health/ready`: 200 when every dependency is up, 503 otherwise, with the same body. */
+/**
+ * `ready`: every dependency answers. `degraded`: every critical one (PostgreSQL, the event store)
+ * answers, some other (Redis, S3, the upload worker) does not. `not-ready`: a critical one does not.
+ */
+export const readinessStatuses = ['ready', 'degraded', 'not-ready'] as const;
+
+/** `GET /health/ready`: 200 when ready or degraded, 503 when not ready, with the same body. */
 export const readinessSchema = z.object({
-  status: z.enum(['ready', 'not_ready']),
-  checkedAt: timestampSchema,
+  status: z.enum(readinessStatuses),
   checks: z.record(z.string(), dependencyCheckSchema).meta({
-    description: 'By dependency: eventStore, postgres, redis, s3, projections.',
+    description: 'By dependency name, e.g. postgres, eventStore, redis, s3, uploadWorker.',
   }),
 });
 export type Readiness = z.infer<typeof readinessSchema>;

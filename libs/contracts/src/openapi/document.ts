@@ -6,6 +6,7 @@ import { serviceRoutes } from './service-routes.js';
 import {
   buildErrorResponses,
   buildResponseHeaders,
+  derivedResponses,
   errorResponseName,
   headerParameters,
   pathParameters,
@@ -46,6 +47,8 @@ function queryParameters(query: z.ZodObject): JsonObject[] {
   }));
 }
 
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
 function buildResponses(route: Route): JsonObject {
   const responses: JsonObject = {};
   for (const [status, spec] of Object.entries(route.responses)) {
@@ -55,10 +58,23 @@ function buildResponses(route: Route): JsonObject {
       ...(spec.schema !== undefined && { content: jsonBody(spec.schema) }),
     };
   }
-  for (const status of route.errors) {
-    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  for (const status of route.errors) responses[String(status)] = responseRef(errorResponseName(status));
+  if (route.headers?.includes('IdempotencyKey') === true) {
+    responses['422'] = responseRef(derivedResponses.idempotencyKeyReused.name);
+    responses['409'] = responseRef(
+      route.errors.includes(409)
+        ? derivedResponses.conflictOrIdempotencyKeyInProgress.name
+        : derivedResponses.idempotencyKeyInProgress.name,
+    );
   }
+  if (route.notServedYet !== undefined) responses['501'] = responseRef(derivedResponses.notImplemented.name);
   return responses;
+}
+
+function descriptionOf(route: Route): string | undefined {
+  if (route.notServedYet === undefined) return route.description;
+  const pending = `Not served yet: answers 501 until ${route.notServedYet} lands.`;
+  return route.description === undefined ? pending : `${route.description} ${pending}`;
 }
 
 function buildOperation(route: Route): JsonObject {
@@ -67,10 +83,11 @@ function buildOperation(route: Route): JsonObject {
     ...(route.query === undefined ? [] : queryParameters(route.query)),
     ...(route.headers ?? []).map((name) => ({ $ref: `#/components/parameters/${name}` })),
   ];
+  const description = descriptionOf(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description !== undefined && { description: route.description }),
+    ...(description !== undefined && { description }),
     tags: [route.tag],
     ...(route.public === true && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
@@ -90,6 +107,13 @@ function buildPaths(): Record<string, JsonObject> {
   return paths;
 }
 
+/** What holds for every operation, said once rather than repeated on each. */
+const documentDescription = [
+  'HTTP JSON API of a geospatial data portal: catalogs, collections and items in a tree, uploads, browser navigation. Commands answer `X-Event-Position` and `ETag`; reads accept `X-Min-Position` to see a write.',
+  'Every path answers a method it does not accept with 405 and an `Allow` header listing those it does (the `MethodNotAllowed` response); an unknown path answers 404. Both carry the message object.',
+  'Strings in request bodies, including the keys and values of `linkJson` at any depth, must not contain NUL (`\\u0000`) or unpaired UTF-16 surrogates, which PostgreSQL cannot store: such a body answers 400 naming the field.',
+].join('\n\n');
+
 /** The OpenAPI 3.1.1 document of the whole HTTP surface, built from the zod schemas. */
 export function buildOpenApiDocument(): JsonObject {
   return {
@@ -97,8 +121,7 @@ export function buildOpenApiDocument(): JsonObject {
     info: {
       title: 'Portal Catalog Service',
       version: API_VERSION,
-      description:
-        'HTTP JSON API of a geospatial data portal: catalogs, collections and items in a tree, uploads, browser navigation. Commands answer `X-Event-Position` and `ETag`; reads accept `X-Min-Position` to see a write.',
+      description: documentDescription,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],

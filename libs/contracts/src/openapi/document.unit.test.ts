@@ -178,10 +178,148 @@ describe('OpenAPI document', () => {
       expect(Object.keys(deref(responseOf(op, '201')?.headers))).toContain('ETag');
       expect(parameterNames(op, 'header')).toEqual(['Idempotency-Key', 'Prefer']);
       expect(Object.keys(deref(op.responses))).toEqual(
-        expect.arrayContaining(['400', '401', '404', '409', '413', '415', '503']),
+        expect.arrayContaining(['400', '401', '409', '413', '415', '422', '503']),
       );
     },
   );
+
+  it.each([
+    ['/api/v1/portal/catalogs/create'],
+    ['/api/v1/portal/collections/create'],
+    ['/api/v1/portal/items/create'],
+  ])('POST %s: an unknown parent is 409 PARENT_NOT_FOUND, and there is no 404', (path) => {
+    const op = operation('post', path);
+    expect(op.description).toContain('409 `PARENT_NOT_FOUND`');
+    expect(responseOf(op, '404')).toBeUndefined();
+    expect(responseOf(op, '409')?.description).toContain('`PARENT_NOT_FOUND`');
+  });
+
+  it('never documents 404 for a missing parent; 404 stays for an unknown {id}', () => {
+    for (const { method, path, operation: op } of operations()) {
+      expect(String(op.description), `${method} ${path}`).not.toMatch(/404[^.;]*parent/i);
+    }
+    const move = operation('post', '/api/v1/portal/items/{id}/move');
+    expect(move.description).toContain('409 `PARENT_NOT_FOUND`');
+    expect(responseOf(move, '404')).toBeDefined();
+    const conflict = deref(resolvePointer('#/components/responses/Conflict'));
+    for (const code of [
+      'PARENT_NOT_FOUND',
+      'INVALID_PARENT_KIND',
+      'DEPTH_EXCEEDED',
+      'CYCLE',
+      'NOT_EMPTY',
+      'ALREADY_EXISTS',
+      'CONCURRENCY_CONFLICT',
+    ]) {
+      expect(conflict.description).toContain(`\`${code}\``);
+    }
+  });
+
+  it('answers 422 (key reused) and 409 with Retry-After (key in progress) wherever Idempotency-Key is taken', () => {
+    const idempotent = operations().filter(({ operation: op }) =>
+      parameterNames(op, 'header').includes('Idempotency-Key'),
+    );
+    expect(idempotent.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'post /',
+      'post /api/v1/portal/catalogs/create',
+      'post /api/v1/portal/collections/create',
+      'post /api/v1/portal/items/create',
+    ]);
+    for (const { method, path, operation: op } of idempotent) {
+      expect(responseOf(op, '422')?.description, `${method} ${path}`).toContain('`IDEMPOTENCY_KEY_REUSED`');
+      const conflict = responseOf(op, '409');
+      expect(conflict?.description, `${method} ${path}`).toContain('`IDEMPOTENCY_KEY_IN_PROGRESS`');
+      expect(Object.keys(deref(conflict?.headers)), `${method} ${path}`).toContain('Retry-After');
+    }
+    for (const { method, path, operation: op } of operations()) {
+      if (idempotent.some((entry) => entry.operation === op)) continue;
+      expect(responseOf(op, '422'), `${method} ${path}`).toBeUndefined();
+    }
+  });
+
+  it('keeps domain conflicts on creates next to the idempotency conflict, and only that on the batch', () => {
+    const create = responseOf(operation('post', '/api/v1/portal/catalogs/create'), '409');
+    expect(create?.description).toContain('`PARENT_NOT_FOUND`');
+    const batch = responseOf(operation('post', '/'), '409');
+    expect(batch?.description).not.toContain('`PARENT_NOT_FOUND`');
+  });
+
+  it('says once that any path answers a wrong method with 405 and Allow', () => {
+    expect(deref(document.info).description).toMatch(/405 and an `Allow` header/);
+    const methodNotAllowed = deref(resolvePointer('#/components/responses/MethodNotAllowed'));
+    expect(Object.keys(deref(methodNotAllowed.headers))).toEqual(['Allow']);
+  });
+
+  it('says that request strings must be storable (no NUL, no unpaired surrogates)', () => {
+    expect(deref(document.info).description).toMatch(/NUL .* unpaired UTF-16 surrogates/);
+  });
+
+  const notServedYet: [string, string, string][] = [
+    ['post', '/api/v1/portal/items/create', 'items/uploads'],
+    ['get', '/api/v1/portal/items/', 'items/uploads'],
+    ['get', '/api/v1/portal/inventory/', 'items/uploads'],
+    ['get', '/api/v1/browser/root', 'browser'],
+    ['get', '/api/v1/browser/nodes/{nodeId}/children', 'browser'],
+    ['get', '/api/v1/browser/nodes/{nodeId}/breadcrumbs', 'browser'],
+    ['get', '/api/v1/browser/path/{path}', 'browser'],
+    ['get', '/api/v1/portal/browser/', 'browser'],
+    ['get', '/browser/nodes/{nodeId}/children', 'browser'],
+    ['get', '/browser/nodes/{nodeId}/breadcrumbs', 'browser'],
+    ['get', '/browser/path/{path}', 'browser'],
+    ['get', '/api/v1/users/me', 'identity'],
+    ['get', '/api/v1/protected', 'identity'],
+    ...methods.map((method): [string, string, string] => [method, '/api/auth/{route}', 'identity']),
+  ];
+
+  it.each(notServedYet)(
+    '%s %s: answers 501 until %s lands, keeping its designed shape',
+    (method, path, issue) => {
+      const op = operation(method, path);
+      expect(op.description).toMatch(new RegExp(`Not served yet: answers 501 until ${issue} lands\\.$`));
+      const notImplemented = responseOf(op, '501');
+      expect(notImplemented?.description).toContain('`NOT_IMPLEMENTED`');
+      expect(notImplemented?.content).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/Message' } },
+      });
+      expect(responseOf(op, '200') ?? responseOf(op, '201')).toBeDefined();
+    },
+  );
+
+  it('answers 501 on no operation the API serves', () => {
+    const served = operations().filter(
+      ({ method, path }) => !notServedYet.some(([m, p]) => m === method && p === path),
+    );
+    for (const { method, path, operation: op } of served) {
+      expect(responseOf(op, '501'), `${method} ${path}`).toBeUndefined();
+      expect(String(op.description), `${method} ${path}`).not.toContain('Not served yet');
+    }
+  });
+
+  it('documents readiness as the API answers it: 200 ready or degraded, 503 not-ready', () => {
+    const op = operation('get', '/health/ready');
+    for (const status of ['200', '503']) {
+      expect(deref(responseOf(op, status)?.content)).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/Readiness' } },
+      });
+    }
+    expect(responseOf(op, '200')?.description).toMatch(/`ready`.*`degraded`/);
+    expect(responseOf(op, '503')?.description).toContain('`not-ready`');
+    const readiness = deref(resolvePointer('#/components/schemas/Readiness'));
+    expect(deref(deref(readiness.properties).status).enum).toEqual(['ready', 'degraded', 'not-ready']);
+    expect(readiness.required).toEqual(['status', 'checks']);
+    const check = deref(resolvePointer('#/components/schemas/DependencyCheck'));
+    expect(Object.keys(deref(check.properties))).toEqual(['ok', 'detail', 'error']);
+    expect(check.required).toEqual(['ok']);
+  });
+
+  it('lets collection record links carry a title and page links a type', () => {
+    const collectionLink = deref(resolvePointer('#/components/schemas/CollectionLink'));
+    expect(Object.keys(deref(collectionLink.properties))).toEqual(['href', 'rel', 'type', 'title']);
+    expect(collectionLink.required).toEqual(['href', 'rel', 'type']);
+    const pageLink = deref(resolvePointer('#/components/schemas/PageLink'));
+    expect(Object.keys(deref(pageLink.properties))).toEqual(['rel', 'href', 'type']);
+    expect(pageLink.required).toEqual(['rel', 'href']);
+  });
 
   it('answers errors with the message object', () => {
     const responses = deref(deref(document.components).responses);

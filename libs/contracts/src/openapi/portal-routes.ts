@@ -18,13 +18,14 @@ import {
 } from '../portal-items.js';
 import { commandResponses, type ErrorStatus, type Route } from './route.js';
 
-const createErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 503];
+// No 404: a create has no `{id}` in its path, and an unknown parent is a conflict (409 PARENT_NOT_FOUND).
+const createErrors: readonly ErrorStatus[] = [400, 401, 403, 409, 413, 415, 503];
 const changeErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 413, 415, 503];
 const readErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const listErrors: readonly ErrorStatus[] = [400, 401, 503];
 
 const createNote =
-  'Answers once the new object is projected, so the next read sees it; 404 when `parentId` is unknown.';
+  'Answers once the new object is projected, so the next read sees it. A `parentId` that names no object or a deleted one answers 409 `PARENT_NOT_FOUND`; a parent of the wrong kind 409 `INVALID_PARENT_KIND`; a tree too deep 409 `DEPTH_EXCEEDED`.';
 
 export const portalRoutes: readonly Route[] = [
   {
@@ -66,6 +67,7 @@ export const portalRoutes: readonly Route[] = [
       uploadDescriptorSchema,
     ),
     errors: createErrors,
+    notServedYet: 'items/uploads',
   },
   {
     method: 'get',
@@ -84,7 +86,8 @@ export const portalRoutes: readonly Route[] = [
     path: '/api/v1/portal/catalogs/',
     operationId: 'deleteCatalogs',
     summary: 'Delete catalogs',
-    description: 'Tombstones each listed catalog; a non-empty one needs `recursive=true`.',
+    description:
+      'Tombstones each listed catalog; an unknown id answers 404, a non-empty catalog without `recursive=true` 409 `NOT_EMPTY`.',
     tag: 'catalogs',
     query: deleteCatalogsQuerySchema,
     headers: ['Prefer'],
@@ -137,6 +140,7 @@ export const portalRoutes: readonly Route[] = [
     headers: ['XMinPosition'],
     responses: { 200: { description: 'A page of portal items.', schema: portalItemPageSchema } },
     errors: listErrors,
+    notServedYet: 'items/uploads',
   },
   {
     method: 'get',
@@ -173,7 +177,7 @@ export const portalRoutes: readonly Route[] = [
     operationId: 'deletePortalItem',
     summary: 'Delete a portal object',
     description:
-      'A tombstone: reads answer 404 afterwards, the history remains. A non-empty container needs `recursive=true`.',
+      'A tombstone: reads answer 404 afterwards, the history remains. A non-empty container needs `recursive=true`, else 409 `NOT_EMPTY`.',
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     query: deletePortalItemQuerySchema,
@@ -187,7 +191,7 @@ export const portalRoutes: readonly Route[] = [
     operationId: 'movePortalItem',
     summary: 'Move a portal object',
     description:
-      'Moves the object and everything below it; refuses cycles, parents of the wrong kind and too deep trees.',
+      'Moves the object and everything below it. An unknown `{id}` answers 404; a new parent that names no object or a deleted one answers 409 `PARENT_NOT_FOUND`; a move below itself 409 `CYCLE`, a parent of the wrong kind 409 `INVALID_PARENT_KIND`, a tree too deep 409 `DEPTH_EXCEEDED`.',
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     headers: ['IfMatch', 'Prefer'],
@@ -205,5 +209,6 @@ export const portalRoutes: readonly Route[] = [
     headers: ['XMinPosition'],
     responses: { 200: { description: 'The inventory.' } },
     errors: listErrors,
+    notServedYet: 'items/uploads',
   },
 ];

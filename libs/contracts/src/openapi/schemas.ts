@@ -26,7 +26,13 @@ import {
   portalItemSummarySchema,
   updatePortalItemBodySchema,
 } from '../portal-items.js';
-import { healthSchema, readinessSchema, serviceDescriptionSchema, serviceLinkSchema } from '../service.js';
+import {
+  dependencyCheckSchema,
+  healthSchema,
+  readinessSchema,
+  serviceDescriptionSchema,
+  serviceLinkSchema,
+} from '../service.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -72,6 +78,7 @@ export const responseSchemas: Record<string, z.ZodType> = {
   ServiceLink: serviceLinkSchema,
   ServiceDescription: serviceDescriptionSchema,
   Health: healthSchema,
+  DependencyCheck: dependencyCheckSchema,
   Readiness: readinessSchema,
   BatchResult: batchResultSchema,
   BatchResponse: batchResponseSchema,

@@ -27,6 +27,7 @@ const authRoutes: Route[] = authMethods.map((method) => ({
   pathParameters: ['AuthRoute'],
   responses: { 200: { description: 'Handled by the auth module.' } },
   errors: [400, 401, 404, 405],
+  notServedYet: 'identity',
 }));
 
 /** The browser family, and the aliases under which the contract also lists it. */
@@ -45,6 +46,7 @@ function browserRoutes(prefix: string, operationPrefix: string, aliasOf?: string
       headers: ['XMinPosition'],
       responses: { 200: { description: 'A page of child nodes.', schema: browserNodePageSchema } },
       errors: [400, 401, 404, 503],
+      notServedYet: 'browser',
     },
     {
       method: 'get',
@@ -57,6 +59,7 @@ function browserRoutes(prefix: string, operationPrefix: string, aliasOf?: string
       headers: ['XMinPosition'],
       responses: { 200: { description: 'The breadcrumbs.', schema: breadcrumbsSchema } },
       errors: [400, 401, 404, 503],
+      notServedYet: 'browser',
     },
     {
       method: 'get',
@@ -69,6 +72,7 @@ function browserRoutes(prefix: string, operationPrefix: string, aliasOf?: string
       headers: ['XMinPosition'],
       responses: { 200: { description: 'The node at the path.', schema: browserNodeSchema } },
       errors: [400, 401, 404, 503],
+      notServedYet: 'browser',
     },
   ];
 }
@@ -85,6 +89,7 @@ function browserRoot(path: string, operationId: string, description: string): Ro
     headers: ['XMinPosition'],
     responses: { 200: { description: 'A page of root-level nodes.', schema: browserNodePageSchema } },
     errors: [400, 401, 503],
+    notServedYet: 'browser',
   };
 }
 
@@ -106,7 +111,7 @@ export const serviceRoutes: readonly Route[] = [
     operationId: 'runBatch',
     summary: 'Run a batch of create commands',
     description:
-      'For pipelines: runs the commands in order and answers one result per command; a failed command does not stop the others.',
+      "For pipelines: runs the commands in order and answers one result per command; a failed command does not stop the others. Until items/uploads lands, a `createItem` command's result is 501 `NOT_IMPLEMENTED`.",
     tag: 'service',
     headers: ['IdempotencyKey', 'Prefer'],
     body: batchRequestSchema,
@@ -140,12 +145,20 @@ export const serviceRoutes: readonly Route[] = [
     path: '/health/ready',
     operationId: 'getReadiness',
     summary: 'Readiness',
-    description: 'Event store, PostgreSQL, Redis, S3 and projection lag.',
+    description:
+      'Asks every dependency at once, each bounded in time. Critical: PostgreSQL and the event store; non-critical: Redis, S3 and the upload worker. `degraded` means the API still serves reads and catalog commands, so a load balancer should keep sending it traffic.',
     tag: 'service',
     public: true,
     responses: {
-      200: { description: 'Every dependency is up.', schema: readinessSchema },
-      503: { description: 'A dependency is down or the projections lag too far.', schema: readinessSchema },
+      200: {
+        description:
+          '`ready`: every dependency answers; or `degraded`: every critical one answers, some non-critical one does not.',
+        schema: readinessSchema,
+      },
+      503: {
+        description: '`not-ready`: PostgreSQL or the event store does not answer.',
+        schema: readinessSchema,
+      },
     },
     errors: [],
   },
@@ -169,6 +182,7 @@ export const serviceRoutes: readonly Route[] = [
     tag: 'auth',
     responses: { 200: { description: 'The credentials are valid.' } },
     errors: [401],
+    notServedYet: 'identity',
   },
   {
     method: 'get',
@@ -179,6 +193,7 @@ export const serviceRoutes: readonly Route[] = [
     tag: 'users',
     responses: { 200: { description: 'The current user.' } },
     errors: [401],
+    notServedYet: 'identity',
   },
   ...authRoutes,
   browserRoot('/api/v1/browser/root', 'browserRoot', 'Root-level nodes the caller may see, in pages.'),

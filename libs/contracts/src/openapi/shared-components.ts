@@ -47,7 +47,8 @@ export const headerParameters: Record<RequestHeader, JsonObject> = {
   IdempotencyKey: {
     name: httpHeaders.idempotencyKey,
     in: 'header',
-    description: 'A retry with the same key and body returns the first response; another body answers 409.',
+    description:
+      'A retry with the same key and body returns the first successful response again; the same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request with the key still runs, 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`. Failures are not remembered: after one the key may be retried.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   Prefer: {
@@ -107,10 +108,16 @@ export function responseHeaderRefs(components: readonly ResponseHeaderComponent[
   );
 }
 
-const errorDescriptions: Record<
-  ErrorStatus,
-  { name: string; description: string; headers?: ResponseHeaderComponent[] }
-> = {
+interface ResponseComponent {
+  name: string;
+  description: string;
+  headers?: ResponseHeaderComponent[];
+}
+
+const conflictCodes =
+  '`code` says which: `PARENT_NOT_FOUND` (the `parentId` of a create or move names no object, or a deleted one), `INVALID_PARENT_KIND`, `DEPTH_EXCEEDED`, `CYCLE` (a move below itself), `NOT_EMPTY` (a delete without `recursive=true`), `ALREADY_EXISTS`, `CONCURRENCY_CONFLICT` (a concurrent change won; retry).';
+
+const errorDescriptions: Record<ErrorStatus, ResponseComponent> = {
   400: {
     name: 'BadRequest',
     description:
@@ -118,13 +125,17 @@ const errorDescriptions: Record<
   },
   401: { name: 'Unauthorized', description: 'No credentials, or bad ones.' },
   403: { name: 'Forbidden', description: 'Authenticated but not allowed.' },
-  404: { name: 'NotFound', description: 'Unknown object, or one the caller may not see.' },
-  405: { name: 'MethodNotAllowed', description: 'The path does not accept this method.', headers: ['Allow'] },
-  409: {
-    name: 'Conflict',
+  404: {
+    name: 'NotFound',
     description:
-      'The change conflicts with the current state: parent of the wrong kind, depth or cycle, container not empty, or an `Idempotency-Key` reused with another body.',
+      'The `{id}` of the path (or an id of the query) names no object, a deleted one, or one the caller may not see.',
   },
+  405: {
+    name: 'MethodNotAllowed',
+    description: 'The path does not accept this method; `Allow` lists those it does (`METHOD_NOT_ALLOWED`).',
+    headers: ['Allow'],
+  },
+  409: { name: 'Conflict', description: `The change conflicts with the current state. ${conflictCodes}` },
   412: { name: 'PreconditionFailed', description: '`If-Match` names a revision that is no longer current.' },
   413: { name: 'PayloadTooLarge', description: 'The body is too large.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
@@ -138,9 +149,38 @@ const errorDescriptions: Record<
 
 export const errorResponseName = (status: ErrorStatus) => errorDescriptions[status].name;
 
+const keyInProgress =
+  '`IDEMPOTENCY_KEY_IN_PROGRESS`: the first request with this `Idempotency-Key` is still running; retry after `Retry-After`';
+
+/** Responses the document builder adds from a route's shape rather than from its `errors`. */
+export const derivedResponses = {
+  idempotencyKeyReused: {
+    name: 'IdempotencyKeyReused',
+    description: '`IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was already used with a different body.',
+  },
+  idempotencyKeyInProgress: {
+    name: 'IdempotencyKeyInProgress',
+    description: `${keyInProgress}.`,
+    headers: ['RetryAfter'],
+  },
+  conflictOrIdempotencyKeyInProgress: {
+    name: 'ConflictOrIdempotencyKeyInProgress',
+    description: `Either ${keyInProgress} (sent only with this code). Or the change conflicts with the current state; ${conflictCodes}`,
+    headers: ['RetryAfter'],
+  },
+  notImplemented: {
+    name: 'NotImplemented',
+    description: '`NOT_IMPLEMENTED`: the route is designed but not served yet; a later release serves it.',
+  },
+} satisfies Record<string, ResponseComponent>;
+
 export function buildErrorResponses(): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
-  for (const { name, description, headers = [] } of Object.values(errorDescriptions)) {
+  const components: ResponseComponent[] = [
+    ...Object.values(errorDescriptions),
+    ...Object.values(derivedResponses),
+  ];
+  for (const { name, description, headers = [] } of components) {
     responses[name] = {
       description,
       ...(headers.length > 0 && { headers: responseHeaderRefs(headers) }),

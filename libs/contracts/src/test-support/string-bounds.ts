@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { z } from 'zod';
 import { acceptanceOf, rejectionOf } from './parse.js';
+import { itRefusesUnstorableText } from './storable-text.js';
 
 interface StringField {
   /** Path as `describeZodError` prints it, e.g. `links[0].href`. */
@@ -10,7 +11,10 @@ interface StringField {
   bodyWith: (value: string) => unknown;
 }
 
-/** Checks 0, 1, max and max+1 characters: both ends accepted, both outsides rejected with the bound named. */
+/**
+ * Checks 0, 1, max and max+1 characters: both ends accepted, both outsides rejected with the bound named.
+ * Every bounded request string is also stored, so it must refuse what PostgreSQL cannot store.
+ */
 export function itEnforcesStringBounds(schema: z.ZodType, field: StringField): void {
   const { path, max, bodyWith } = field;
 
@@ -31,4 +35,6 @@ export function itEnforcesStringBounds(schema: z.ZodType, field: StringField): v
       `${path}: must be at most ${max} characters`,
     );
   });
+
+  itRefusesUnstorableText(schema, { path, bodyWith });
 }
