@@ -1,5 +1,5 @@
 import { formatPosition, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
-import type { Logger, Pool } from '@portal/platform';
+import { isConnectionError, type Logger, type Pool } from '@portal/platform';
 import { abortableDelay, isAborted } from './abortable-delay.js';
 import {
   applyBatch,
@@ -8,7 +8,6 @@ import {
   type BatchOutcome,
   type BatchTarget,
 } from './batch.js';
-import { isConnectionError } from './connection-errors.js';
 import { recordDeadLetter } from './dead-letters/dead-letters.js';
 import type { Projection } from './projection.js';
 import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';

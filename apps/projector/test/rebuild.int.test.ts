@@ -8,6 +8,7 @@ import {
   openFixture,
   startProjector,
   waitUntilCaughtUp,
+  waitUntilHeadPasses,
   type ProjectorFixture,
 } from './support/projector-fixture.js';
 import { startWriter } from './support/background-writer.js';
@@ -62,6 +63,8 @@ describe('rebuild', () => {
 
     const writer = startWriter(scenario, fixture.store);
     await waitFor('writes to flow', () => Promise.resolve(writer.written() >= 20));
+    // A rebuild replays up to the store's head: make sure the head includes the writes counted below.
+    await waitUntilHeadPasses(fixture);
     const rebuildLogs = captureLogger('rebuild');
     const result = await rebuildReadSchema({
       pool: fixture.pool,
@@ -100,6 +103,7 @@ describe('rebuild', () => {
 
   it('refuses a second rebuild of the same schema while one runs', async () => {
     await new PortalScenario(99).appendTo(fixture.store, 50);
+    await waitUntilHeadPasses(fixture);
     const options = {
       pool: fixture.pool,
       store: fixture.store,
@@ -127,6 +131,8 @@ describe('rebuild', () => {
     const liveOid = await schemaOid(fixture.readSchema);
     const poison = catalogCreated({ title: 'poison' });
     await fixture.store.append(streamOf(poison), [toAppend(poison)], { expectedRevision: 'no_stream' });
+    // A rebuild replays up to the store's head: make sure the head includes the poison.
+    await waitUntilHeadPasses(fixture);
     const failing: ReadModel = {
       name: 'failing',
       ddl: 'SELECT 1',

@@ -157,3 +157,17 @@ export async function waitUntilCaughtUp(
     { timeoutMs: options.timeoutMs ?? 30_000 },
   );
 }
+
+/**
+ * Waits until the store's head (what a subscriber or a rebuild may read now) has passed `position`,
+ * by default everything the test appended: any transaction elsewhere in the cluster holds it back.
+ */
+export async function waitUntilHeadPasses(
+  fixture: ProjectorFixture,
+  position: Position = fixture.store.lastAppended,
+): Promise<void> {
+  await waitFor(`store head to reach ${formatPosition(position)}`, async () => {
+    const head = await fixture.store.headPosition();
+    return comparePositions(head, position) >= 0;
+  });
+}

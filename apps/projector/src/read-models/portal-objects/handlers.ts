@@ -9,7 +9,7 @@ import {
   type RecordedEvent,
 } from '@portal/domain';
 import type { HandlerContext, Sql } from '../../projection.js';
-import { adjustChildCount, findObject, type ObjectRow } from './rows.js';
+import { adjustChildCount, anyTombstoneAmong, findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
 
 /**
@@ -45,41 +45,58 @@ function exhausted(event: never): never {
 interface Placement {
   readonly ancestorIds: readonly string[];
   readonly depth: number;
+  /** The parent or one of its ancestors is a tombstone: whatever lands here is buried with it. */
+  readonly underTombstone: boolean;
 }
 
 async function placementUnder(sql: Sql, parentId: string | null, childId: string): Promise<Placement> {
-  if (parentId === null) return { ancestorIds: [], depth: 1 };
+  if (parentId === null) return { ancestorIds: [], depth: 1, underTombstone: false };
   const parent = await findObject(sql, parentId, { forUpdate: false });
   if (!parent) throw new Error(`parent ${parentId} of ${childId} is not in the read model`);
-  return { ancestorIds: [...parent.ancestorIds, parent.id], depth: parent.depth + 1 };
+  return {
+    ancestorIds: [...parent.ancestorIds, parent.id],
+    depth: parent.depth + 1,
+    underTombstone: parent.deleted || (await anyTombstoneAmong(sql, parent.ancestorIds)),
+  };
 }
 
 /**
  * One round trip: the placement comes from the parent row, the insert is guarded by the primary key
  * (and, on the first try, by the sibling slug index too), and the parent's child count moves only when
- * the insert happened. Prepared by name: it is the hottest statement of a bulk ingest.
+ * a live row was inserted. Prepared by name: it is the hottest statement of a bulk ingest.
+ *
+ * A create appends to the child's own stream only, so it can land after its parent's (or an ancestor's)
+ * tombstone. The command side then answers 404 for the child (its ancestor is deleted), so the row is
+ * born a tombstone, as if the delete had cascaded over it: it counts for no one and, outside the partial
+ * slug index, takes no slug from live siblings.
  */
 function insertCreatedSql(arbiter: 'any-unique-index' | 'primary-key'): { name: string; text: string } {
   return {
     name: `projector_portal_objects_insert_${arbiter === 'primary-key' ? 'by_id' : 'any'}`,
     text: `
       WITH parent AS (
-        SELECT ancestor_ids || id AS ancestor_ids, depth + 1 AS depth FROM portal_objects WHERE id = $5
+        SELECT p.ancestor_ids || p.id AS ancestor_ids, p.depth + 1 AS depth,
+               p.deleted_at IS NOT NULL OR EXISTS (
+                 SELECT 1 FROM portal_objects a WHERE a.id = ANY(p.ancestor_ids) AND a.deleted_at IS NOT NULL
+               ) AS under_tombstone
+          FROM portal_objects p WHERE p.id = $5
         UNION ALL
-        SELECT '{}'::uuid[], 1 WHERE $5::uuid IS NULL
+        SELECT '{}'::uuid[], 1, false WHERE $5::uuid IS NULL
       ), inserted AS (
         INSERT INTO portal_objects (id, kind, status, title, description, parent_id, org_id, slug, ancestor_ids,
-                                    depth, links, license, keywords, extent, version, created_at, updated_at)
+                                    depth, links, license, keywords, extent, version, created_at, updated_at,
+                                    deleted_at)
         SELECT $1, $2, 'ready', $3, $4, $5, $6, $7, parent.ancestor_ids, parent.depth,
-               $8::jsonb, $9, $10::jsonb, $11::jsonb, $12, $13, $13
+               $8::jsonb, $9, $10::jsonb, $11::jsonb, $12, $13, $13,
+               CASE WHEN parent.under_tombstone THEN $13::timestamptz END
           FROM parent
         ON CONFLICT ${arbiter === 'primary-key' ? '(id) ' : ''}DO NOTHING
-        RETURNING 1
+        RETURNING deleted_at IS NULL AS live
       ), counted AS (
         -- By the parameter, not a join with \`inserted\`: on a table without statistics yet (a fresh
         -- rebuild) the planner would scan every row for the join.
         UPDATE portal_objects SET child_count = child_count + 1
-         WHERE id = $5 AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM inserted)
+         WHERE id = $5 AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM inserted WHERE live)
       )
       SELECT (SELECT count(*) FROM parent)::int AS placed, (SELECT count(*) FROM inserted)::int AS inserted`,
   };
@@ -189,15 +206,24 @@ async function moved(
   if (!row) return;
   const { toParentId } = event.data;
   const placement = await placementUnder(sql, toParentId, row.id);
-  const slug = await assignSlug(sql, {
-    parentId: toParentId,
-    base: slugify(row.title),
-    objectId: row.id,
-    current: row.slug,
-  });
+  // The command side refuses a move below a tombstone, but any event order must project the same way:
+  // the subtree is buried there as if the tombstone's delete had cascaded over it, and a buried row
+  // keeps its slug, since a tombstone is outside the live siblings' slug index.
+  const buried = placement.underTombstone;
+  const slug = buried
+    ? row.slug
+    : await assignSlug(sql, {
+        parentId: toParentId,
+        base: slugify(row.title),
+        objectId: row.id,
+        current: row.slug,
+      });
+  const at = recorded.metadata.occurredAt;
   const touched = await sql.query(
     `UPDATE portal_objects
-        SET parent_id = $3, ancestor_ids = $4::uuid[], depth = $5, slug = $6, version = $2, updated_at = $7
+        SET parent_id = $3, ancestor_ids = $4::uuid[], depth = $5, slug = $6, version = $2, updated_at = $7,
+            deleted_at = CASE WHEN $8::boolean THEN COALESCE(deleted_at, $7) ELSE deleted_at END,
+            child_count = CASE WHEN $8::boolean THEN 0 ELSE child_count END
       WHERE id = $1 AND version < $2`,
     [
       row.id,
@@ -206,23 +232,27 @@ async function moved(
       placement.ancestorIds,
       placement.depth,
       slug,
-      recorded.metadata.occurredAt,
+      at,
+      buried,
     ],
   );
   if (touched.rowCount !== 1) return;
-  // Every descendant's path starts with the old path of the moved object; swap that prefix in one statement.
+  // Every descendant's path starts with the old path of the moved object; swap that prefix in one
+  // statement, and bury the live ones (keeping their own version, like a recursive delete) in the same pass.
   const newPrefix = [...placement.ancestorIds, row.id];
   const oldPrefixLength = row.ancestorIds.length + 1;
   await sql.query(
     `UPDATE portal_objects
         SET ancestor_ids = $2::uuid[] || ancestor_ids[$3 + 1:],
-            depth = cardinality($2::uuid[]) + cardinality(ancestor_ids) - $3 + 1
+            depth = cardinality($2::uuid[]) + cardinality(ancestor_ids) - $3 + 1,
+            deleted_at = CASE WHEN $4::boolean THEN COALESCE(deleted_at, $5::timestamptz) ELSE deleted_at END,
+            child_count = CASE WHEN $4::boolean THEN 0 ELSE child_count END
       WHERE ancestor_ids @> ARRAY[$1::uuid]`,
-    [row.id, newPrefix, oldPrefixLength],
+    [row.id, newPrefix, oldPrefixLength, buried, at],
   );
   if (row.deleted) return;
   await adjustChildCount(sql, row.parentId, -1);
-  await adjustChildCount(sql, toParentId, 1);
+  if (!buried) await adjustChildCount(sql, toParentId, 1);
 }
 
 async function deleted(
@@ -242,8 +272,10 @@ async function deleted(
   );
   if (touched.rowCount !== 1) return;
   if (!row.deleted) await adjustChildCount(sql, row.parentId, -1);
-  if (!event.data.recursive) return;
   // Descendants get no events of their own: tombstone the whole subtree through the ancestor_ids GIN index.
+  // A plain (non-recursive) delete buries the subtree too: the API refused it if the tree read model had
+  // children, so any found here were created in a race with the delete, and reads must agree with
+  // commands, which see them under a deleted ancestor.
   await sql.query(
     `UPDATE portal_objects SET deleted_at = $2, child_count = 0
       WHERE ancestor_ids @> ARRAY[$1::uuid] AND deleted_at IS NULL`,

@@ -13,6 +13,11 @@ import {
   streamOf,
   updated,
 } from '../../../test/support/portal-events.js';
+import {
+  applyInSchema,
+  portalObjectRow,
+  type PortalObjectRow,
+} from '../../../test/support/read-model-access.js';
 import { PortalScenario } from '../../../test/support/scenario.js';
 import {
   dropSchemas,
@@ -21,7 +26,6 @@ import {
   uniqueSchema,
 } from '../../../test/support/test-database.js';
 import { captureLogger } from '../../../test/support/test-logger.js';
-import { applyEvents } from '../../batch.js';
 import { portalProjection } from '../../portal-projection.js';
 import { ensureReadSchema } from '../../schemas.js';
 
@@ -40,49 +44,12 @@ afterAll(async () => {
   await pool.end();
 });
 
-/** Applies events the way a batch does (one transaction, search_path on the test schema), without a checkpoint. */
-async function apply(events: readonly RecordedEvent[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SET LOCAL search_path TO "${schema}", public`);
-    await applyEvents(client, portalProjection, events, logger);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+function apply(events: readonly RecordedEvent[]): Promise<void> {
+  return applyInSchema(pool, schema, events, logger);
 }
 
-interface Row {
-  id: string;
-  kind: string;
-  status: string;
-  title: string;
-  description: string | null;
-  parent_id: string | null;
-  org_id: string | null;
-  slug: string;
-  ancestor_ids: string[];
-  depth: number;
-  child_count: number;
-  links: unknown;
-  license: string | null;
-  keywords: unknown;
-  extent: unknown;
-  version: string;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-async function row(id: string): Promise<Row> {
-  const result = await pool.query<Row>(`SELECT * FROM "${schema}".portal_objects WHERE id = $1`, [id]);
-  const found = result.rows[0];
-  if (!found) throw new Error(`no row ${id}`);
-  return found;
+function row(id: string): Promise<PortalObjectRow> {
+  return portalObjectRow(pool, schema, id);
 }
 
 const log = new RecordedEventLog();

@@ -59,3 +59,16 @@ export async function adjustChildCount(sql: Sql, parentId: string | null, delta:
     values: [parentId, delta],
   });
 }
+
+/** Whether any of these rows is a tombstone (a path of at most a few dozen ids, read by primary key). */
+export async function anyTombstoneAmong(sql: Sql, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const result = await sql.query<{ found: boolean }>({
+    name: 'projector_portal_objects_any_tombstone_among',
+    text: `SELECT EXISTS (
+             SELECT 1 FROM portal_objects WHERE id = ANY($1::uuid[]) AND deleted_at IS NOT NULL
+           ) AS found`,
+    values: [ids],
+  });
+  return result.rows[0]?.found === true;
+}
