@@ -1,5 +1,5 @@
 import { ConcurrencyError, START, comparePositions } from '@portal/domain';
-import type { AppendResult, EventStore, RecordedEvent } from '@portal/domain';
+import type { AppendResult, EventStore, Position, RecordedEvent } from '@portal/domain';
 import { expect, it, onTestFinished } from 'vitest';
 import { DuplicateEventIdError } from '../src/index.js';
 import {
@@ -27,6 +27,19 @@ export interface EventStoreContractOptions {
 }
 
 /** The behaviour every `EventStore` adapter must show. Call inside a `describe` of the adapter. */
+/**
+ * The head once it has reached `position`. On PostgreSQL the head stays behind any transaction still
+ * open anywhere in the cluster (the ordering barrier), so it reaches a fresh append only eventually.
+ */
+async function headReaching(store: EventStore, position: Position, timeoutMs = 10_000): Promise<Position> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const head = await store.headPosition();
+    if (comparePositions(head, position) >= 0 || Date.now() > deadline) return head;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function eventStoreContract(options: EventStoreContractOptions): void {
   async function openStore(): Promise<EventStore> {
     const store = await options.createStore();
@@ -392,9 +405,9 @@ export function eventStoreContract(options: EventStoreContractOptions): void {
     const store = await openStore();
     if (options.exclusive) expect(await store.headPosition()).toEqual(START);
     const first = await store.append(newStreamId(), newEvents(2), { expectedRevision: 'no_stream' });
-    const firstHead = await store.headPosition();
+    const firstHead = await headReaching(store, first.position);
     const second = await store.append(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
-    const secondHead = await store.headPosition();
+    const secondHead = await headReaching(store, second.position);
 
     if (options.exclusive) {
       expect(firstHead).toEqual(first.position);
