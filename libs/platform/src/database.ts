@@ -10,11 +10,14 @@ export function createPool(options: {
   connectionString: string;
   max?: number;
   applicationName: string;
+  /** Server settings for every session, in libpq's `options` form (`-c name=value`). */
+  sessionOptions?: string;
 }): pg.Pool {
   return new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
+    ...(options.sessionOptions === undefined ? {} : { options: options.sessionOptions }),
   });
 }
 

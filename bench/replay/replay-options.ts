@@ -1,0 +1,30 @@
+import { nonNegativeInt, positiveInt, positiveIntList, type OptionSpec } from '../support/options.js';
+import type { ReplayOptions } from './run-replay.js';
+
+export const replayOptionSpecs = {
+  events: { env: 'BENCH_REPLAY_EVENTS', default: '1000000', help: 'events to seed and replay' },
+  'batch-sizes': {
+    env: 'BENCH_REPLAY_BATCH_SIZES',
+    default: '500,2000',
+    help: 'projector batch sizes to try',
+  },
+  segment: { env: 'BENCH_REPLAY_SEGMENT', default: '100000', help: 'events per reported segment' },
+  seed: { env: 'BENCH_REPLAY_SEED', default: '20261121', help: 'seed of the synthetic history' },
+  'analyze-every-s': {
+    env: 'BENCH_ANALYZE_EVERY_S',
+    default: '60',
+    help: 'ANALYZE the read table this often, as autovacuum would (its naptime is 60 s); 0 = never',
+  },
+  'timeout-min': { env: 'BENCH_REPLAY_TIMEOUT_MIN', default: '30', help: 'give up a replay after this long' },
+} satisfies Record<string, OptionSpec>;
+
+export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, string>): ReplayOptions {
+  return {
+    events: positiveInt('events', raw.events),
+    batchSizes: positiveIntList('batch-sizes', raw['batch-sizes']),
+    segmentEvents: positiveInt('segment', raw.segment),
+    seed: positiveInt('seed', raw.seed),
+    timeoutMs: positiveInt('timeout-min', raw['timeout-min']) * 60_000,
+    analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
+  };
+}

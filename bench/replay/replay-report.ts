@@ -1,0 +1,40 @@
+import { printTable, type Cell } from '../support/table.js';
+import type { ReplayOutcome } from './run-replay.js';
+
+export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number): void {
+  const { seeding, runs } = outcome;
+  printTable(
+    `Seeded history (${seeding.seconds.toFixed(0)} s to seed, not measured): ${seeding.objects.toLocaleString('en-US')} objects, ${seeding.streams.toLocaleString('en-US')} streams`,
+    ['event type', 'events', 'share'],
+    Object.entries(seeding.types).map(([type, count]) => [
+      type,
+      count,
+      `${((100 * count) / seeding.events).toFixed(1)}%`,
+    ]),
+  );
+  printTable(
+    'Projector replay from START into a fresh read schema (one worker process per batch size)',
+    ['batch size', 'events', 'seconds', 'events/s', 'batches', 'peak RSS MiB', 'rows projected', 'cpu busy'],
+    runs.map((run) => [
+      run.batchSize,
+      run.events,
+      run.seconds,
+      run.eventsPerSecond,
+      run.batches,
+      run.peakRssMiB,
+      run.projectedObjects,
+      `${Math.round(run.machineBusyPercent)}%`,
+    ]),
+  );
+  const segments = Math.max(0, ...runs.map((run) => run.segmentRates.length));
+  const label = (index: number): string =>
+    `${((index * segmentEvents) / 1000).toLocaleString('en-US')}k–${(((index + 1) * segmentEvents) / 1000).toLocaleString('en-US')}k`;
+  printTable(
+    `Replay events/s per ${segmentEvents.toLocaleString('en-US')} events`,
+    ['events', ...runs.map((run) => `batch ${run.batchSize}`)],
+    Array.from({ length: segments }, (_, index): Cell[] => [
+      label(index),
+      ...runs.map((run) => run.segmentRates[index] ?? Number.NaN),
+    ]),
+  );
+}

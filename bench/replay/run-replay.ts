@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { formatPosition, type Position } from '@portal/domain';
+import { ensureEventStoreSchema, PostgresEventStore } from '@portal/eventstore';
+import { createPool } from '@portal/platform';
+import { cpuSince, markCpu } from '../support/cpu.js';
+import { analyzePeriodically } from '../support/periodic-analyze.js';
+import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
+import { perSecond } from '../support/stats.js';
+import { PortalHistory } from './portal-history.js';
+import { REPLAY_JOB_VARIABLE, RESULT_PREFIX, type ReplayJob, type ReplayWorkerResult } from './replay-job.js';
+import { seedEventStore, type SeedOutcome } from './seed-event-store.js';
+
+export interface ReplayOptions {
+  readonly events: number;
+  readonly batchSizes: readonly number[];
+  readonly segmentEvents: number;
+  readonly seed: number;
+  readonly timeoutMs: number;
+  /** ANALYZE the read table this often during a replay, as autovacuum would; 0 for never. */
+  readonly analyzeEveryMs: number;
+}
+
+export interface ReplayRun extends ReplayWorkerResult {
+  readonly eventsPerSecond: number;
+  /** Events per second within each segment of `segmentEvents`. */
+  readonly segmentRates: readonly number[];
+  /** Rows in the rebuilt `portal_objects`: must equal the created objects. */
+  readonly projectedObjects: number;
+  /** All cores, 0–100, while the worker ran: the machine is shared. */
+  readonly machineBusyPercent: number;
+}
+
+export interface ReplayOutcome {
+  readonly seeding: SeedOutcome & {
+    readonly types: Readonly<Record<string, number>>;
+    readonly objects: number;
+  };
+  readonly runs: readonly ReplayRun[];
+}
+
+const EVENTS_SCHEMA = 'eventstore';
+const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
+
+async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
+  const worker = spawn(process.execPath, ['--import', 'tsx', workerPath], {
+    env: { ...process.env, [REPLAY_JOB_VARIABLE]: JSON.stringify(job) },
+    // The worker watches its stdin: when this process dies, the pipe closes and the worker exits.
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  worker.stdout.setEncoding('utf8');
+  worker.stdout.on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const [code] = (await once(worker, 'exit')) as [number | null];
+  const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
+  if (code !== 0 || line === undefined) {
+    throw new Error(`replay worker (batch ${job.batchSize}) exited with ${String(code)}:\n${output}`);
+  }
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ReplayWorkerResult;
+}
+
+/**
+ * The head a subscriber sees once the seeding transactions are below the commit barrier (another
+ * session's open transaction can hold it back for a moment). Positions must be 1..events.
+ */
+async function seededHead(store: PostgresEventStore, events: number): Promise<Position> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const head = await store.headPosition();
+    if (head.prepare === BigInt(events)) return head;
+    if (Date.now() > deadline) {
+      throw new Error(`expected positions 1..${events}, the visible head is ${formatPosition(head)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function segmentRates(result: ReplayWorkerResult, segmentEvents: number): number[] {
+  return result.segmentEndsMs.map((endMs, index) =>
+    perSecond(segmentEvents, endMs - (result.segmentEndsMs[index - 1] ?? 0)),
+  );
+}
+
+/**
+ * Seeds a scratch database once, then replays it into a fresh read schema per batch size, each in
+ * its own worker process. Drops the database at the end, whatever happens.
+ */
+export async function runReplay(
+  options: ReplayOptions,
+  progress: (line: string) => void,
+): Promise<ReplayOutcome> {
+  const database = await createScratchDatabase('bench_replay');
+  const pool = createPool({ connectionString: database.url, max: 2, applicationName: 'bench-replay-seed' });
+  // Idle connections die when an interrupted run drops the database; that is expected then.
+  pool.on('error', () => undefined);
+  try {
+    await ensureEventStoreSchema(pool, { schema: EVENTS_SCHEMA });
+    const history = new PortalHistory(options.seed);
+    const client = await pool.connect();
+    let seeding: SeedOutcome;
+    try {
+      seeding = await seedEventStore(client, EVENTS_SCHEMA, history, options.events, (written) => {
+        progress(`seeded ${written.toLocaleString('en-US')} events`);
+      });
+    } finally {
+      client.release();
+    }
+    const head = await seededHead(new PostgresEventStore(pool, { schema: EVENTS_SCHEMA }), options.events);
+    const runs: ReplayRun[] = [];
+    for (const batchSize of options.batchSizes) {
+      const readSchema = scratchSchemaName('bench_read');
+      const operationsSchema = scratchSchemaName('bench_ops');
+      progress(`replaying ${options.events.toLocaleString('en-US')} events, batch size ${batchSize}`);
+      const stopAnalyzing =
+        options.analyzeEveryMs > 0
+          ? analyzePeriodically(pool, options.analyzeEveryMs, `"${readSchema}".portal_objects`)
+          : () => Promise.resolve();
+      const cpuMark = markCpu();
+      try {
+        const result = await runWorker({
+          databaseUrl: database.url,
+          eventsSchema: EVENTS_SCHEMA,
+          readSchema,
+          operationsSchema,
+          batchSize,
+          head: formatPosition(head),
+          events: options.events,
+          segmentEvents: options.segmentEvents,
+          timeoutMs: options.timeoutMs,
+        });
+        const { machineBusyPercent } = cpuSince(cpuMark);
+        await stopAnalyzing();
+        const count = await pool.query<{ count: string }>(
+          `SELECT count(*)::text AS count FROM "${readSchema}".portal_objects`,
+        );
+        runs.push({
+          ...result,
+          eventsPerSecond: perSecond(result.events, result.seconds * 1000),
+          segmentRates: segmentRates(result, options.segmentEvents),
+          projectedObjects: Number(count.rows[0]?.count ?? 0),
+          machineBusyPercent,
+        });
+        progress(`  ${Math.round(perSecond(result.events, result.seconds * 1000))} events/s`);
+      } finally {
+        await stopAnalyzing();
+        await pool.query(`DROP SCHEMA IF EXISTS "${readSchema}" CASCADE`);
+        await pool.query(`DROP SCHEMA IF EXISTS "${operationsSchema}" CASCADE`);
+      }
+    }
+    return {
+      seeding: { ...seeding, types: Object.fromEntries(history.counts), objects: history.objectCount },
+      runs,
+    };
+  } finally {
+    await pool.end();
+    await database.drop();
+  }
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { registerCleanup } from './cleanup.js';
+import { adminDatabaseUrl } from './services.js';
+
+/** A database of its own for one benchmark run, so nothing it writes meets anyone else's data. */
+export interface ScratchDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+async function asAdmin(statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminDatabaseUrl(), application_name: 'bench-admin' });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
+  await asAdmin(`CREATE DATABASE "${name}"`);
+  const drop = (): Promise<void> => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  const unregister = registerCleanup(drop);
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await drop();
+      unregister();
+    },
+  };
+}
+
+/** A schema name of the form `<prefix>_<8 hex>`, unused by anyone else. */
+export function scratchSchemaName(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
