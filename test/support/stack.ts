@@ -54,24 +54,40 @@ function run(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** Resolves with the API's port once it logs `listening`; rejects if it exits first. */
-async function listeningPort(api: ChildProcess): Promise<number> {
-  const lines = createInterface({ input: api.stdout ?? process.stdin });
-  const exited = once(api, 'exit').then(([code]) => {
-    throw new Error(`api exited with ${String(code)} before listening`);
-  });
-  const listening = (async () => {
-    for await (const line of lines) {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'listening' && typeof entry.port === 'number') return entry.port;
-      } catch {
-        // not a log line
-      }
+const ERROR_LEVEL = 50;
+
+/**
+ * Reads a child's pino lines for the process's life (an undrained stdout pipe would block it once
+ * full), passes errors on to the test's stderr, and hands every entry to `onEntry`.
+ */
+function readLogs(
+  child: ChildProcess,
+  onEntry: (entry: { msg?: string; port?: number }) => void = () => undefined,
+): void {
+  const lines = createInterface({ input: child.stdout ?? process.stdin });
+  lines.on('line', (line) => {
+    let entry: { level?: number; msg?: string; port?: number };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      process.stderr.write(`${line}\n`);
+      return;
     }
-    throw new Error('api output ended before listening');
-  })();
-  return Promise.race([listening, exited]);
+    if ((entry.level ?? 0) >= ERROR_LEVEL) process.stderr.write(`${line}\n`);
+    onEntry(entry);
+  });
+}
+
+/** Resolves with the API's port once it logs `listening`; rejects if it exits first. */
+function listeningPort(api: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    readLogs(api, (entry) => {
+      if (entry.msg === 'listening' && typeof entry.port === 'number') resolve(entry.port);
+    });
+    api.once('exit', (code) => {
+      reject(new Error(`api exited with ${String(code)} before listening`));
+    });
+  });
 }
 
 async function migrate(env: NodeJS.ProcessEnv): Promise<void> {
@@ -106,7 +122,9 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     run('apps/api/src/main.ts', env),
   ];
   for (const child of children) child.stderr?.pipe(process.stderr);
-  const api = children[2] as ChildProcess;
+  const [projector, worker, api] = children as [ChildProcess, ChildProcess, ChildProcess];
+  readLogs(projector);
+  readLogs(worker);
   const timeout = new Promise<never>((_, reject) =>
     setTimeout(() => {
       reject(new Error('api did not start in time'));
