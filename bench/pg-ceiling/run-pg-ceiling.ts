@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { ensureEventStoreSchema } from '@portal/eventstore';
 import { cpuSince, markCpu } from '../support/cpu.js';
 import { scratchSchemaName } from '../support/scratch-database.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
@@ -21,26 +22,16 @@ export interface CeilingResult {
 }
 
 /**
- * Shaped like `eventstore.events`: the same keys, defaults and unique constraints, so each INSERT
- * maintains as many indexes as an append does. No streams table, no NOTIFY: this is the floor cost.
+ * The event store's own tables (`ensureEventStoreSchema`), so each INSERT into `events` maintains the
+ * same keys and constraints an append does. The ceiling skips the streams table and NOTIFY: the floor cost.
  */
-function tableDdl(schema: string): string {
-  return `
-    CREATE SCHEMA "${schema}";
-    CREATE TABLE "${schema}".events (
-      global_position bigserial NOT NULL,
-      transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-      stream_id text NOT NULL,
-      stream_revision bigint NOT NULL,
-      event_id uuid NOT NULL,
-      type text NOT NULL,
-      data jsonb NOT NULL,
-      metadata jsonb NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (transaction_id, global_position),
-      UNIQUE (event_id),
-      UNIQUE (stream_id, stream_revision)
-    )`;
+async function createEventsTable(databaseUrl: string, schema: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'bench-pg-ceiling' });
+  try {
+    await ensureEventStoreSchema(pool, { schema });
+  } finally {
+    await pool.end();
+  }
 }
 
 /** A payload of the size a CatalogCreated from the ingest benchmark has. */
@@ -124,7 +115,7 @@ export async function runPgCeiling(databaseUrl: string, options: CeilingOptions)
   admin.on('error', () => undefined);
   await admin.connect();
   try {
-    await admin.query(tableDdl(schema));
+    await createEventsTable(databaseUrl, schema);
     const results: CeilingResult[] = [];
     for (const clients of options.clients) {
       results.push(await insertConcurrently(databaseUrl, schema, clients, options.inserts));

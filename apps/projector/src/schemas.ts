@@ -1,5 +1,4 @@
-import { inTransaction, type Pool } from '@portal/platform';
-import { advisoryLockKey } from './advisory-lock-key.js';
+import { withSchemaLock, type Pool } from '@portal/platform';
 import { deadLettersDdl } from './dead-letters/dead-letters.js';
 import type { Projection, Sql } from './projection.js';
 import {
@@ -13,9 +12,7 @@ import { quoteIdentifier } from './sql-identifier.js';
  * two instances starting together do not race on `CREATE SCHEMA IF NOT EXISTS`.
  */
 async function inSchema(pool: Pool, schema: string, setup: (sql: Sql) => Promise<void>): Promise<void> {
-  await inTransaction(pool, async (client) => {
-    const key = advisoryLockKey(`schema:${schema}`);
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [key.namespace, key.id]);
+  await withSchemaLock(pool, schema, async (client) => {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
     await client.query(`SET LOCAL search_path TO ${quoteIdentifier(schema)}, public`);
     await setup(client);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { applySchema } from '@portal/platform';
 
 export const defaultEventStoreSchema = 'eventstore';
 
@@ -57,18 +58,5 @@ export async function ensureEventStoreSchema(
   options: { readonly schema?: string } = {},
 ): Promise<void> {
   const schema = options.schema ?? defaultEventStoreSchema;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `eventstore-schema:${schema}`,
-    ]);
-    await client.query(schemaDdl(schema));
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  await applySchema(pool, `eventstore:${schema}`, schemaDdl(schema));
 }
