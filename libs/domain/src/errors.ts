@@ -14,6 +14,8 @@ export const domainErrorCodes = [
   'CONCURRENCY_CONFLICT',
   'STALE_REVISION',
   'INVALID_COMMAND',
+  /** The object exists but is not in a state the command applies to (an upload already complete). */
+  'INVALID_STATE',
 ] as const;
 
 export type DomainErrorCode = (typeof domainErrorCodes)[number];

@@ -26,6 +26,35 @@ export const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).default('portal-dev-secret'),
   S3_BUCKET: z.string().min(3).default('portal-assets'),
   S3_FORCE_PATH_STYLE: booleanText.default(true),
+  /** Host clients reach the object store at (presigned URLs); defaults to S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
+  /** Lifetime of a presigned part URL. SigV4 allows at most 7 days. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3_600),
+  /** How long a multipart upload may stay open before the worker aborts it and the item expires. */
+  UPLOAD_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(86_400),
+  /** Lifetime of the presigned GET an asset download redirects to. */
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(604_800).default(300),
+  /** BullMQ key prefix; separate prefixes keep deployments (or test stacks) sharing a Redis apart. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/)
+    .default('portal'),
+  /** Attempts of a completion job before the item is marked failed (transient errors only). */
+  UPLOAD_COMPLETE_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** First retry delay of a completion job; it doubles on each attempt. */
+  UPLOAD_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  UPLOAD_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** A job whose worker stops renewing its lock this long is taken over (a killed worker's job). */
+  UPLOAD_JOB_LOCK_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** How often the worker sweeps expired uploads and re-enqueues completions that lost their job. */
+  UPLOAD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** A completion still `processing` after this long without a job is enqueued again by the sweep. */
+  UPLOAD_STUCK_AFTER_MS: z.coerce.number().int().min(100).max(86_400_000).default(120_000),
   /** How long a create waits for its own projection, and a read for `X-Min-Position`, before 503. */
   PROJECTION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   BODY_LIMIT_BYTES: z.coerce

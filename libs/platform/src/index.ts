@@ -1,6 +1,6 @@
 export { configSchema, loadConfig, ConfigError, type Config } from './config.js';
 export { createLogger, type Logger } from './logger.js';
 export { createPool, inTransaction, withClient, type Pool, type PoolClient } from './database.js';
-export { UPLOAD_WORKER_HEARTBEAT_KEY, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
+export { uploadWorkerHeartbeatKey, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema, withSchemaLock } from './ddl.js';
 export { isConnectionError, isInvalidDataError } from './database-errors.js';

@@ -7,13 +7,14 @@ import { DomainError, type DomainErrorCode } from '../errors.js';
 import type { ParentLookup, PortalObjectCommand } from './commands.js';
 import { decide } from './decider.js';
 import type { CatalogCreated, CollectionCreated, PortalObjectEvent } from './events.js';
+import type { ItemCommand } from './item-commands.js';
 import { foldState } from './state.js';
 import type { Link, PortalKind } from './types.js';
 
 export function given(...history: PortalObjectEvent[]) {
   const state = foldState(history);
   return {
-    when(command: PortalObjectCommand) {
+    when(command: PortalObjectCommand | ItemCommand) {
       return {
         then(expected: readonly PortalObjectEvent[]): void {
           expect(decide(command, state)).toStrictEqual(expected);

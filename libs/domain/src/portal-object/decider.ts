@@ -10,6 +10,8 @@ import type {
 } from './commands.js';
 import type { PortalObjectEvent } from './events.js';
 import { checkPlacement } from './hierarchy.js';
+import type { ItemCommand } from './item-commands.js';
+import { decideItem } from './item-decider.js';
 import type { LivePortalObject, PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
@@ -25,7 +27,10 @@ export const collectionDefaults = {
  * or a `DomainError` naming the broken rule. Pure: whatever the rules need to know about other streams
  * (the parent, the subtree, tombstones above) arrives in the command.
  */
-export function decide(command: PortalObjectCommand, state: PortalObjectState): PortalObjectEvent[] {
+export function decide(
+  command: PortalObjectCommand | ItemCommand,
+  state: PortalObjectState,
+): PortalObjectEvent[] {
   switch (command.type) {
     case 'CreateCatalog':
       return createCatalog(command, state);
@@ -37,6 +42,13 @@ export function decide(command: PortalObjectCommand, state: PortalObjectState): 
       return move(command, state);
     case 'DeletePortalObject':
       return remove(command, state);
+    case 'CreateItem':
+    case 'RequestUploadCompletion':
+    case 'AttachUploadedAsset':
+    case 'FailUpload':
+    case 'AbortUpload':
+    case 'ExpireUpload':
+      return decideItem(command, state);
     default:
       return unreachable(command);
   }

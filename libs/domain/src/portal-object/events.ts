@@ -1,3 +1,4 @@
+import type { ItemEvent } from './item-events.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 
 export interface CatalogCreated {
@@ -29,7 +30,8 @@ export interface CollectionCreated {
 /** The fields a client may change after creation; which apply depends on the kind. */
 export interface PortalObjectChanges {
   readonly title?: string;
-  readonly description?: string;
+  /** `null` only as a previous value: an item may have been created without a description. */
+  readonly description?: string | null;
   readonly links?: readonly Link[];
   readonly license?: string;
   readonly keywords?: readonly string[];
@@ -72,6 +74,11 @@ export interface PortalObjectDeleted {
 }
 
 export type PortalObjectEvent =
-  CatalogCreated | CollectionCreated | PortalObjectUpdated | PortalObjectMoved | PortalObjectDeleted;
+  | CatalogCreated
+  | CollectionCreated
+  | PortalObjectUpdated
+  | PortalObjectMoved
+  | PortalObjectDeleted
+  | ItemEvent;
 
 export type PortalObjectEventType = PortalObjectEvent['type'];

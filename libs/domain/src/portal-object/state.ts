@@ -1,4 +1,5 @@
 import type { PortalObjectChanges, PortalObjectEvent } from './events.js';
+import { evolveItem, type LiveItem } from './item-state.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 import { unreachable } from './unreachable.js';
 
@@ -6,11 +7,12 @@ export interface AbsentPortalObject {
   readonly status: 'absent';
 }
 
-interface LiveFields {
+export interface LiveFields {
   readonly status: 'live';
   readonly id: string;
   readonly title: string;
-  readonly description: string;
+  /** Only items may lack a description. */
+  readonly description: string | null;
   /** `null` at root level. */
   readonly parentId: string | null;
   readonly links: readonly Link[];
@@ -18,17 +20,19 @@ interface LiveFields {
 
 export interface LiveCatalog extends LiveFields {
   readonly kind: 'catalog';
+  readonly description: string;
 }
 
 export interface LiveCollection extends LiveFields {
   readonly kind: 'collection';
+  readonly description: string;
   readonly license: string;
   readonly keywords: readonly string[];
   /** `null`: the projector computes it from the ready items below. */
   readonly extent: CollectionExtent | null;
 }
 
-export type LivePortalObject = LiveCatalog | LiveCollection;
+export type LivePortalObject = LiveCatalog | LiveCollection | LiveItem;
 
 /** A tombstone: the history stays, but no command applies any more. */
 export interface DeletedPortalObject {
@@ -36,6 +40,11 @@ export interface DeletedPortalObject {
   readonly id: string;
   readonly kind: PortalKind;
   readonly parentId: string | null;
+  /**
+   * An item deleted while its multipart upload was open: the upload still has to be aborted in the
+   * object store, and an `UploadAborted` records that it was.
+   */
+  readonly openUploadId?: string;
 }
 
 export type PortalObjectState = AbsentPortalObject | LivePortalObject | DeletedPortalObject;
@@ -75,9 +84,15 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
     case 'PortalObjectMoved':
       return state.status === 'live' ? { ...state, parentId: event.data.toParentId } : state;
     case 'PortalObjectDeleted':
-      return state.status === 'live'
-        ? { status: 'deleted', id: state.id, kind: state.kind, parentId: state.parentId }
-        : state;
+      return state.status === 'live' ? tombstoneOf(state) : state;
+    case 'ItemUploadStarted':
+    case 'UploadCompletionRequested':
+    case 'AssetAttached':
+    case 'UploadCompleted':
+    case 'UploadFailed':
+    case 'UploadAborted':
+    case 'UploadExpired':
+      return evolveItem(state, event);
     default:
       return unreachable(event);
   }
@@ -90,19 +105,32 @@ export function foldState(events: Iterable<PortalObjectEvent>): PortalObjectStat
   return state;
 }
 
+/** A live object becomes a tombstone; an item keeps the id of an upload left open. */
+export function tombstoneOf(state: LivePortalObject): DeletedPortalObject {
+  const tombstone = { status: 'deleted', id: state.id, kind: state.kind, parentId: state.parentId } as const;
+  const open = state.kind === 'item' && ['uploading', 'processing', 'failed'].includes(state.uploadStatus);
+  return open ? { ...tombstone, openUploadId: state.upload.uploadId } : tombstone;
+}
+
 function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): LivePortalObject {
   const common = {
     title: changes.title ?? state.title,
-    description: changes.description ?? state.description,
     links: changes.links ?? state.links,
   };
   switch (state.kind) {
     case 'catalog':
-      return { ...state, ...common };
+      return { ...state, ...common, description: changes.description ?? state.description };
+    case 'item':
+      return {
+        ...state,
+        ...common,
+        description: changes.description === undefined ? state.description : changes.description,
+      };
     case 'collection':
       return {
         ...state,
         ...common,
+        description: changes.description ?? state.description,
         license: changes.license ?? state.license,
         keywords: changes.keywords ?? state.keywords,
         // `null` is a real value here (back to the computed extent), so only a missing field keeps the old one.

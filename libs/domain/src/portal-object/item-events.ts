@@ -1,0 +1,113 @@
+import type { GeoJsonGeometry } from './geometry.js';
+import type { BBox, Link } from './types.js';
+
+/** Where an item's file goes and how it is cut into parts (DESIGN.md §7). */
+export interface UploadPlan {
+  /** The S3 multipart upload id. */
+  readonly uploadId: string;
+  readonly bucket: string;
+  readonly key: string;
+  readonly partSize: number;
+  /** `null` when the client gave no size: any number of parts up to 10,000. */
+  readonly partCount: number | null;
+  readonly size: number | null;
+  readonly fileName: string | null;
+  readonly contentType: string | null;
+  /** ISO 8601 UTC; an upload still open then is aborted and the item expires. */
+  readonly expiresAt: string;
+}
+
+/** Descriptive metadata of an item; every field is optional on create. */
+export interface ItemMetadata {
+  readonly geometry: GeoJsonGeometry | null;
+  readonly bbox: BBox | null;
+  /** ISO 8601 UTC; either `datetime`, or both of `startDatetime` and `endDatetime`, or none. */
+  readonly datetime: string | null;
+  readonly startDatetime: string | null;
+  readonly endDatetime: string | null;
+  readonly tags: readonly string[];
+  readonly properties: Readonly<Record<string, unknown>> | null;
+}
+
+export interface ItemUploadStarted {
+  readonly type: 'ItemUploadStarted';
+  readonly data: {
+    readonly id: string;
+    readonly title: string;
+    readonly description: string | null;
+    readonly parentId: string;
+    readonly links: readonly Link[];
+    readonly metadata: ItemMetadata;
+    readonly upload: UploadPlan;
+  };
+}
+
+export interface UploadedPart {
+  readonly partNumber: number;
+  readonly etag: string;
+}
+
+/** The client says every part is uploaded; the upload worker takes it from here. */
+export interface UploadCompletionRequested {
+  readonly type: 'UploadCompletionRequested';
+  readonly data: {
+    readonly id: string;
+    readonly uploadId: string;
+    /** The parts the client names, or `null` to use every part the object store holds. */
+    readonly parts: readonly UploadedPart[] | null;
+  };
+}
+
+export interface ItemAsset {
+  readonly id: string;
+  readonly bucket: string;
+  readonly key: string;
+  readonly size: number;
+  /** The object's ETag as the object store reports it (quoted, `-<parts>` suffix for multipart). */
+  readonly etag: string;
+  readonly contentType: string | null;
+  readonly fileName: string | null;
+}
+
+export interface AssetAttached {
+  readonly type: 'AssetAttached';
+  readonly data: { readonly id: string; readonly asset: ItemAsset };
+}
+
+export interface UploadCompleted {
+  readonly type: 'UploadCompleted';
+  readonly data: { readonly id: string; readonly uploadId: string; readonly assetId: string };
+}
+
+export interface UploadFailed {
+  readonly type: 'UploadFailed';
+  readonly data: {
+    readonly id: string;
+    readonly uploadId: string;
+    /** What went wrong and what the client can do about it, for a person to read. */
+    readonly statusMessage: string;
+  };
+}
+
+export interface UploadAborted {
+  readonly type: 'UploadAborted';
+  readonly data: { readonly id: string; readonly uploadId: string };
+}
+
+export interface UploadExpired {
+  readonly type: 'UploadExpired';
+  readonly data: { readonly id: string; readonly uploadId: string };
+}
+
+export type ItemEvent =
+  | ItemUploadStarted
+  | UploadCompletionRequested
+  | AssetAttached
+  | UploadCompleted
+  | UploadFailed
+  | UploadAborted
+  | UploadExpired;
+
+/** An item's status (DESIGN.md §6); catalogs and collections are always `ready`. */
+export const uploadStatuses = ['uploading', 'processing', 'ready', 'failed', 'aborted', 'expired'] as const;
+export type UploadStatus = (typeof uploadStatuses)[number];
