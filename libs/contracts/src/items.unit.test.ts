@@ -22,11 +22,6 @@ describe('item create body', () => {
     bodyWith: (fileName) => ({ ...validItemBody(), fileName }),
   });
   itEnforcesStringBounds(createItemBodySchema, {
-    path: 'contentType',
-    max: CONTENT_TYPE_MAX,
-    bodyWith: (contentType) => ({ ...validItemBody(), contentType }),
-  });
-  itEnforcesStringBounds(createItemBodySchema, {
     path: 'links[0].title',
     max: 140,
     bodyWith: (title) => ({ ...validItemBody(), links: [{ ...validLink(), title }] }),
@@ -75,4 +70,37 @@ describe('item create body', () => {
       'filename: is not an allowed field',
     );
   });
+});
+
+describe('item create body: contentType', () => {
+  it(`accepts a media type of ${CONTENT_TYPE_MAX} characters and refuses a longer one`, () => {
+    const of = (length: number) => `application/${'x'.repeat(length - 'application/'.length)}`;
+    expect(
+      acceptanceOf(createItemBodySchema, { ...validItemBody(), contentType: of(CONTENT_TYPE_MAX) }),
+    ).toBeDefined();
+    expect(
+      rejectionOf(createItemBodySchema, { ...validItemBody(), contentType: of(CONTENT_TYPE_MAX + 1) })
+        .message,
+    ).toBe(`contentType: must be at most ${CONTENT_TYPE_MAX} characters`);
+  });
+
+  it.each([
+    'image/tiff',
+    'text/csv; charset=utf-8',
+    'application/vnd.api+json',
+    'multipart/mixed; boundary="a b"',
+  ])('accepts the media type %j', (contentType) => {
+    expect(acceptanceOf(createItemBodySchema, { ...validItemBody(), contentType }).contentType).toBe(
+      contentType,
+    );
+  });
+
+  it.each(['text/plain\nX-Injected: 1', 'text/plain; x=€', 'tiff', 'text/plain;'])(
+    'refuses %j, which cannot be a Content-Type header',
+    (contentType) => {
+      expect(rejectionOf(createItemBodySchema, { ...validItemBody(), contentType }).message).toBe(
+        'contentType: must be a media type such as image/tiff or text/csv; charset=utf-8',
+      );
+    },
+  );
 });

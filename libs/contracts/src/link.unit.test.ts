@@ -39,6 +39,16 @@ describe('link object inside a create body', () => {
     );
   });
 
+  it('linkJson: refuses nesting deeper than 32 levels, even 400,000 brackets deep, without overflowing', () => {
+    const deep = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+    expect(acceptanceOf(linkSchema, { ...validLink(), linkJson: { a: deep(31) } }).linkJson).toBeDefined();
+    for (const levels of [32, 400_000]) {
+      expect(
+        rejectionOf(createCatalogBodySchema, bodyWithLinkField('linkJson', { a: deep(levels) })).message,
+      ).toBe('links[0].linkJson: must not nest objects and arrays more than 32 levels deep');
+    }
+  });
+
   it('linkJson: accepts an empty object and nested objects, keeping their content', () => {
     const nested = { stac: { assets: [{ href: 'x' }], 'proj:epsg': 4326 }, flag: null };
     expect(acceptanceOf(linkSchema, { ...validLink(), linkJson: {} }).linkJson).toEqual({});

@@ -43,12 +43,39 @@ export function uuid() {
 }
 
 /**
+ * Invented bound: how deep free-form JSON (`linkJson`, `properties`) may nest. JSON.stringify recurses
+ * (in the event store) and overflows the stack near 5,000 levels, which a 1 MiB body of brackets reaches.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when objects and arrays nest deeper than `max`; a stack of pending values, not recursion. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    if (depth > max) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth });
+  }
+  return false;
+}
+
+/**
  * A JSON object with string keys: never an array, string, number or null. Every key and string value
  * at any depth must be storable; only the first offender is reported, so a body full of them cannot
  * produce an enormous 400.
  */
 export function jsonObject() {
   return z.record(z.string(), z.unknown(), { error: expected('a JSON object') }).superRefine((value, ctx) => {
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+        // Later checks (a size limit that serialises) must not see an unbounded depth.
+        continue: false,
+      });
+      return;
+    }
     const found = findUnstorableJsonText(value);
     if (found === undefined) return;
     ctx.addIssue({

@@ -74,6 +74,11 @@ export type PortalItemPage = Page<PortalItemRecord>;
 
 export const portalItemListQuerySchema = listQuerySchema.extend({
   kind: portalKindSchema.exactOptional().meta({ description: 'Only objects of this kind.' }),
+  parentId: idSchema.exactOptional().meta({ description: 'Only direct children of this object.' }),
+  status: z
+    .enum(portalItemStatuses, { error: expected(`one of ${portalItemStatuses.join(', ')}`) })
+    .exactOptional()
+    .meta({ description: 'Only objects in this status.' }),
 });
 export type PortalItemListQuery = z.infer<typeof portalItemListQuerySchema>;
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { browserRoutes } from './browser-routes.js';
 import { portalRoutes } from './portal-routes.js';
 import type { JsonObject, Route } from './route.js';
 import { buildComponentSchemas, componentNameOf, schemaRef } from './schemas.js';
 import { serviceRoutes } from './service-routes.js';
+import { uploadRoutes } from './upload-routes.js';
 import {
   buildErrorResponses,
   buildResponseHeaders,
@@ -16,7 +18,12 @@ import {
 
 export const API_VERSION = '1.0.0';
 
-export const routes: readonly Route[] = [...portalRoutes, ...serviceRoutes];
+export const routes: readonly Route[] = [
+  ...portalRoutes,
+  ...uploadRoutes,
+  ...serviceRoutes,
+  ...browserRoutes,
+];
 
 const tags = [
   { name: 'catalogs', description: 'Catalogs: containers of catalogs, collections and items.' },

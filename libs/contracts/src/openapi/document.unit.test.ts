@@ -108,6 +108,7 @@ describe('OpenAPI document', () => {
     ['get', '/api/v1/browser/nodes/{nodeId}/breadcrumbs'],
     ['get', '/api/v1/browser/path/{path}'],
     ['get', '/api/v1/portal/browser/'],
+    ['get', '/browser/root'],
     ['get', '/browser/nodes/{nodeId}/children'],
     ['get', '/browser/nodes/{nodeId}/breadcrumbs'],
     ['get', '/browser/path/{path}'],
@@ -255,17 +256,6 @@ describe('OpenAPI document', () => {
   });
 
   const notServedYet: [string, string, string][] = [
-    ['post', '/api/v1/portal/items/create', 'items/uploads'],
-    ['get', '/api/v1/portal/items/', 'items/uploads'],
-    ['get', '/api/v1/portal/inventory/', 'items/uploads'],
-    ['get', '/api/v1/browser/root', 'browser'],
-    ['get', '/api/v1/browser/nodes/{nodeId}/children', 'browser'],
-    ['get', '/api/v1/browser/nodes/{nodeId}/breadcrumbs', 'browser'],
-    ['get', '/api/v1/browser/path/{path}', 'browser'],
-    ['get', '/api/v1/portal/browser/', 'browser'],
-    ['get', '/browser/nodes/{nodeId}/children', 'browser'],
-    ['get', '/browser/nodes/{nodeId}/breadcrumbs', 'browser'],
-    ['get', '/browser/path/{path}', 'browser'],
     ['get', '/api/v1/users/me', 'identity'],
     ['get', '/api/v1/protected', 'identity'],
     ...methods.map((method): [string, string, string] => [method, '/api/auth/{route}', 'identity']),

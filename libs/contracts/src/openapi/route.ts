@@ -3,18 +3,18 @@ import type { z } from 'zod';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
 /** Error statuses answered with the message object; each maps to a shared response component. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 502 | 503;
 
 /** Request headers documented as shared parameters (DESIGN §5). */
 export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosition';
 
 /** Response headers documented as shared header components. */
-export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied';
+export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied' | 'Location';
 
-export type PathParameter = 'PortalObjectId' | 'NodeId' | 'BrowserPath' | 'AuthRoute';
+export type PathParameter = 'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'AuthRoute';
 
 /** The later issue that brings a route the API does not serve yet; until then it answers 501. */
-export type PendingIssue = 'items/uploads' | 'browser' | 'identity';
+export type PendingIssue = 'identity';
 
 export interface ResponseSpec {
   description: string;
@@ -38,7 +38,7 @@ export interface Route {
   headers?: readonly RequestHeader[];
   body?: z.ZodType;
   /** Successes, and the rare error whose body is not the message object (readiness 503). */
-  responses: Partial<Record<200 | 201 | 202 | 503, ResponseSpec>>;
+  responses: Partial<Record<200 | 201 | 202 | 302 | 503, ResponseSpec>>;
   /**
    * Statuses answered with the shared message-object responses. Those that follow from the route's
    * shape are added by the document builder: 422 and 409 with `Idempotency-Key`, 501 while not served.

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { batchCommandSchema, batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch.js';
-import { breadcrumbsSchema, browserNodePageSchema, browserNodeSchema } from '../browser.js';
+import {
+  breadcrumbSchema,
+  breadcrumbsSchema,
+  browserChildrenSchema,
+  browserNodePageSchema,
+  browserNodeSchema,
+} from '../browser.js';
 import { catalogPageSchema, catalogRecordSchema, createCatalogBodySchema } from '../catalogs.js';
 import { collectionRecordSchema, createCollectionBodySchema } from '../collections.js';
 import {
@@ -16,7 +22,18 @@ import {
   collectionExtentSchema,
   temporalIntervalSchema,
 } from '../extent.js';
-import { createItemBodySchema, partUrlSchema, uploadDescriptorSchema } from '../items.js';
+import { inventoryEntrySchema, inventoryPageSchema, inventoryTotalsSchema } from '../inventory.js';
+import {
+  completeUploadBodySchema,
+  createItemBodySchema,
+  partUrlSchema,
+  receivedPartSchema,
+  uploadDescriptorSchema,
+  uploadStatusSchema,
+  uploadUrlsBodySchema,
+  uploadUrlsSchema,
+} from '../items.js';
+import { uploadAcceptedSchema } from '../uploads.js';
 import { collectionLinkSchema, linkSchema, portalItemLinkSchema } from '../link.js';
 import {
   assetSchema,
@@ -44,6 +61,8 @@ export const requestSchemas: Record<string, z.ZodType> = {
   CreateCatalogRequest: createCatalogBodySchema,
   CreateCollectionRequest: createCollectionBodySchema,
   CreateItemRequest: createItemBodySchema,
+  CompleteUploadRequest: completeUploadBodySchema,
+  UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,
   MovePortalItemRequest: movePortalItemBodySchema,
   BatchCommand: batchCommandSchema,
@@ -62,6 +81,10 @@ export const responseSchemas: Record<string, z.ZodType> = {
   PageLink: pageLinkSchema,
   PartUrl: partUrlSchema,
   UploadDescriptor: uploadDescriptorSchema,
+  UploadUrls: uploadUrlsSchema,
+  ReceivedPart: receivedPartSchema,
+  UploadStatus: uploadStatusSchema,
+  UploadAccepted: uploadAcceptedSchema,
   CatalogRecord: catalogRecordSchema,
   CatalogPage: catalogPageSchema,
   CollectionLink: collectionLinkSchema,
@@ -74,7 +97,12 @@ export const responseSchemas: Record<string, z.ZodType> = {
   PortalItemPage: portalItemPageSchema,
   BrowserNode: browserNodeSchema,
   BrowserNodePage: browserNodePageSchema,
+  BrowserChildren: browserChildrenSchema,
+  Breadcrumb: breadcrumbSchema,
   Breadcrumbs: breadcrumbsSchema,
+  InventoryEntry: inventoryEntrySchema,
+  InventoryTotals: inventoryTotalsSchema,
+  InventoryPage: inventoryPageSchema,
   ServiceLink: serviceLinkSchema,
   ServiceDescription: serviceDescriptionSchema,
   Health: healthSchema,

@@ -1,6 +1,4 @@
 import { batchRequestSchema, batchResponseSchema } from '../batch.js';
-import { breadcrumbsSchema, browserNodePageSchema, browserNodeSchema } from '../browser.js';
-import { listQuerySchema } from '../common.js';
 import { healthSchema, readinessSchema, serviceDescriptionSchema } from '../service.js';
 import type { HttpMethod, Route } from './route.js';
 
@@ -29,69 +27,6 @@ const authRoutes: Route[] = authMethods.map((method) => ({
   errors: [400, 401, 404, 405],
   notServedYet: 'identity',
 }));
-
-/** The browser family, and the aliases under which the contract also lists it. */
-function browserRoutes(prefix: string, operationPrefix: string, aliasOf?: string): Route[] {
-  const alias = aliasOf === undefined ? '' : ` Alias of \`${aliasOf}\`.`;
-  return [
-    {
-      method: 'get',
-      path: `${prefix}/nodes/{nodeId}/children`,
-      operationId: `${operationPrefix}Children`,
-      summary: 'Children of a browser node',
-      description: `In pages.${alias}`,
-      tag: 'browser',
-      pathParameters: ['NodeId'],
-      query: listQuerySchema,
-      headers: ['XMinPosition'],
-      responses: { 200: { description: 'A page of child nodes.', schema: browserNodePageSchema } },
-      errors: [400, 401, 404, 503],
-      notServedYet: 'browser',
-    },
-    {
-      method: 'get',
-      path: `${prefix}/nodes/{nodeId}/breadcrumbs`,
-      operationId: `${operationPrefix}Breadcrumbs`,
-      summary: 'Breadcrumbs of a browser node',
-      description: `From the root level down to the node itself.${alias}`,
-      tag: 'browser',
-      pathParameters: ['NodeId'],
-      headers: ['XMinPosition'],
-      responses: { 200: { description: 'The breadcrumbs.', schema: breadcrumbsSchema } },
-      errors: [400, 401, 404, 503],
-      notServedYet: 'browser',
-    },
-    {
-      method: 'get',
-      path: `${prefix}/path/{path}`,
-      operationId: `${operationPrefix}Path`,
-      summary: 'Look a node up by its slug path',
-      description: `Resolves slash-separated slugs from the root level.${alias}`,
-      tag: 'browser',
-      pathParameters: ['BrowserPath'],
-      headers: ['XMinPosition'],
-      responses: { 200: { description: 'The node at the path.', schema: browserNodeSchema } },
-      errors: [400, 401, 404, 503],
-      notServedYet: 'browser',
-    },
-  ];
-}
-
-function browserRoot(path: string, operationId: string, description: string): Route {
-  return {
-    method: 'get',
-    path,
-    operationId,
-    summary: 'Root of the portal browser',
-    description,
-    tag: 'browser',
-    query: listQuerySchema,
-    headers: ['XMinPosition'],
-    responses: { 200: { description: 'A page of root-level nodes.', schema: browserNodePageSchema } },
-    errors: [400, 401, 503],
-    notServedYet: 'browser',
-  };
-}
 
 export const serviceRoutes: readonly Route[] = [
   {
@@ -196,8 +131,4 @@ export const serviceRoutes: readonly Route[] = [
     notServedYet: 'identity',
   },
   ...authRoutes,
-  browserRoot('/api/v1/browser/root', 'browserRoot', 'Root-level nodes the caller may see, in pages.'),
-  ...browserRoutes('/api/v1/browser', 'browser'),
-  browserRoot('/api/v1/portal/browser/', 'portalBrowserRoot', 'Alias of `/api/v1/browser/root`.'),
-  ...browserRoutes('/browser', 'browserAlias', '/api/v1/browser/…'),
 ];

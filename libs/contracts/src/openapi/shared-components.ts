@@ -13,6 +13,13 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
     description: 'Id of the portal object.',
     schema: uuidSchema,
   },
+  AssetId: {
+    name: 'assetId',
+    in: 'path',
+    required: true,
+    description: 'Id of an asset of the item.',
+    schema: uuidSchema,
+  },
   NodeId: {
     name: 'nodeId',
     in: 'path',
@@ -93,6 +100,13 @@ const responseHeaderDefinitions: Record<ResponseHeaderComponent, { name: string;
     header: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   },
   Allow: { name: 'Allow', header: { description: 'The methods the path accepts.', schema: stringSchema } },
+  Location: {
+    name: 'Location',
+    header: {
+      description: 'Where the resource is; for a download, a short-lived presigned URL.',
+      schema: stringSchema,
+    },
+  },
 };
 
 export function buildResponseHeaders(): Record<string, JsonObject> {
@@ -139,6 +153,11 @@ const errorDescriptions: Record<ErrorStatus, ResponseComponent> = {
   412: { name: 'PreconditionFailed', description: '`If-Match` names a revision that is no longer current.' },
   413: { name: 'PayloadTooLarge', description: 'The body is too large.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  502: {
+    name: 'BadGateway',
+    description:
+      "Object storage refused the service's own request (`STORAGE_REFUSED`): a configuration problem.",
+  },
   503: {
     name: 'ServiceUnavailable',
     description:
