@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { portalProjection } from '../src/portal-projection.js';
 import type { ReadModel } from '../src/projection.js';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
-import { dumpPortalObjects } from './support/dump.js';
+import { dumpReadModel, type ReadModelDump } from './support/dump.js';
 import { catalogCreated, streamOf, toAppend } from './support/portal-events.js';
 import {
   openFixture,
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 /** The reference: every event projected from START into a schema nobody else touches. */
-async function cleanProjection(): Promise<unknown[]> {
+async function cleanProjection(): Promise<ReadModelDump> {
   const schema = uniqueSchema('prj_clean');
   extraSchemas.push(schema);
   await rebuildReadSchema({
@@ -42,7 +42,7 @@ async function cleanProjection(): Promise<unknown[]> {
     batchSize: 200,
     log: captureLogger('clean').logger,
   });
-  return dumpPortalObjects(fixture.pool, schema);
+  return dumpReadModel(fixture.pool, schema);
 }
 
 async function schemaOid(schema: string): Promise<string | undefined> {
@@ -55,7 +55,8 @@ async function schemaOid(schema: string): Promise<string | undefined> {
 
 describe('rebuild', () => {
   it('swaps in a replayed schema while a live projector runs and writes go on; the live one keeps projecting', async () => {
-    const scenario = new PortalScenario(4242);
+    // Items too: uploads through every status, assets, extents, items moved and deleted.
+    const scenario = new PortalScenario(4242, { items: true });
     await scenario.appendTo(fixture.store, 300);
     const live = startProjector(fixture, { name: 'live', batchSize: 10 });
     await waitUntilCaughtUp(fixture);
@@ -94,8 +95,10 @@ describe('rebuild', () => {
       [fixture.readSchema],
     );
     expect(leftovers.rows).toEqual([]);
-    const rebuilt = await dumpPortalObjects(fixture.pool, fixture.readSchema);
-    expect(rebuilt).toContainEqual(
+    const rebuilt = await dumpReadModel(fixture.pool, fixture.readSchema);
+    expect(rebuilt.uploads.length).toBeGreaterThan(20);
+    expect(rebuilt.assets.length).toBeGreaterThan(0);
+    expect(rebuilt.portalObjects).toContainEqual(
       expect.objectContaining({ id: marker.data.id, title: 'after the rebuild' }),
     );
     expect(rebuilt).toEqual(await cleanProjection());
@@ -118,7 +121,7 @@ describe('rebuild', () => {
     expect(results.map((settled) => settled.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((settled) => settled.status === 'rejected');
     expect(String(refused?.reason)).toContain(`another rebuild of schema ${fixture.readSchema} is running`);
-    expect(await dumpPortalObjects(fixture.pool, fixture.readSchema)).toEqual(await cleanProjection());
+    expect(await dumpReadModel(fixture.pool, fixture.readSchema)).toEqual(await cleanProjection());
   });
 
   it('leaves the live schema untouched and drops its fresh schema when an event fails to apply', async () => {
@@ -127,7 +130,7 @@ describe('rebuild', () => {
     const live = startProjector(fixture);
     await waitUntilCaughtUp(fixture);
     await live.stop();
-    const before = await dumpPortalObjects(fixture.pool, fixture.readSchema);
+    const before = await dumpReadModel(fixture.pool, fixture.readSchema);
     const liveOid = await schemaOid(fixture.readSchema);
     const poison = catalogCreated({ title: 'poison' });
     await fixture.store.append(streamOf(poison), [toAppend(poison)], { expectedRevision: 'no_stream' });
@@ -156,6 +159,6 @@ describe('rebuild', () => {
     await expect(rebuild).rejects.toThrow(`failing failed on event`);
     expect(await schemaOid(fixture.readSchema)).toBe(liveOid);
     expect(await schemaOid(`${fixture.readSchema}_rebuild_failing`)).toBeUndefined();
-    expect(await dumpPortalObjects(fixture.pool, fixture.readSchema)).toEqual(before);
+    expect(await dumpReadModel(fixture.pool, fixture.readSchema)).toEqual(before);
   });
 });

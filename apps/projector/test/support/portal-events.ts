@@ -5,6 +5,7 @@ import type {
   EventMetadata,
   EventToAppend,
   PortalObjectDeleted,
+  PortalKind,
   PortalObjectEvent,
   PortalObjectMoved,
   PortalObjectUpdated,
@@ -62,14 +63,15 @@ export function deleted(data: PortalObjectDeleted['data']): PortalObjectDeleted 
   return { type: 'PortalObjectDeleted', data };
 }
 
+function kindOf(event: PortalObjectEvent): PortalKind {
+  if (event.type === 'CatalogCreated') return 'catalog';
+  if (event.type === 'CollectionCreated') return 'collection';
+  // Only the events every kind shares name the kind; the rest are an item's own.
+  return 'kind' in event.data ? event.data.kind : 'item';
+}
+
 export function streamOf(event: PortalObjectEvent): string {
-  const kind =
-    event.type === 'CatalogCreated'
-      ? 'catalog'
-      : event.type === 'CollectionCreated'
-        ? 'collection'
-        : event.data.kind;
-  return `${kind}-${event.data.id}`;
+  return `${kindOf(event)}-${event.data.id}`;
 }
 
 export function toAppend(

@@ -1,5 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore, EventToAppend, ExpectedRevision, PortalObjectEvent } from '@portal/domain';
+import type {
+  BBox,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ItemAsset,
+  ItemMetadata,
+  ItemUploadStarted,
+  PortalObjectEvent,
+  UploadStatus,
+} from '@portal/domain';
+import {
+  assetAttached,
+  assetOf,
+  completionRequested,
+  itemUploadStarted,
+  uploadAborted,
+  uploadCompleted,
+  uploadExpired,
+  uploadFailed,
+} from './item-events.js';
 import {
   catalogCreated,
   collectionCreated,
@@ -12,12 +32,32 @@ import {
 
 interface ModelNode {
   readonly id: string;
-  readonly kind: 'catalog' | 'collection';
+  readonly kind: 'catalog' | 'collection' | 'item';
   parentId: string | null;
   title: string;
-  description: string;
+  /** Only an item may have none. */
+  description: string | null;
   revision: bigint;
+  /** Deleted itself, or buried by an ancestor's recursive delete. */
   deleted: boolean;
+  /** An item's upload, as the item decider sees it. */
+  upload?: ModelUpload;
+}
+
+interface ModelUpload {
+  readonly started: ItemUploadStarted;
+  status: UploadStatus;
+  /** Attached by the worker, whose `UploadCompleted` comes next. */
+  attached: ItemAsset | null;
+  /** The item itself was deleted (not buried by an ancestor): its upload takes no step but the cleanup. */
+  selfDeleted: boolean;
+  /** It was deleted with its upload open: an `UploadAborted` cleans that up. */
+  openAfterDelete: boolean;
+}
+
+export interface ScenarioOptions {
+  /** Items and their uploads too; off, a seed plans exactly the catalog-and-collection events it always did. */
+  readonly items?: boolean;
 }
 
 export interface PlannedAppend {
@@ -51,7 +91,10 @@ export class PortalScenario {
   private readonly orgId = randomUUID();
   private clock = Date.parse('2025-01-01T00:00:00.000Z');
 
-  constructor(seed: number) {
+  constructor(
+    seed: number,
+    private readonly options: ScenarioOptions = {},
+  ) {
     this.next = random(seed);
   }
 
@@ -64,6 +107,14 @@ export class PortalScenario {
   }
 
   plan(): PlannedAppend {
+    if (this.options.items === true && this.next() < 0.35) {
+      const planned = this.next() < 0.4 ? this.createItem() : (this.advanceUpload() ?? this.createItem());
+      if (planned) return planned;
+    }
+    return this.planTreeChange();
+  }
+
+  private planTreeChange(): PlannedAppend {
     const roll = this.next();
     if (roll < 0.35) return this.create();
     if (roll < 0.6) return this.update() ?? this.create();
@@ -144,6 +195,7 @@ export class PortalScenario {
   private move(): PlannedAppend | null {
     const node = this.pick(this.live());
     if (!node) return null;
+    if (node.kind === 'item') return this.moveItem(node);
     const targets = this.live().filter(
       (candidate) =>
         candidate.kind === 'catalog' &&
@@ -171,7 +223,129 @@ export class PortalScenario {
       for (const other of this.live()) if (this.isInSubtree(other.id, node.id)) other.deleted = true;
     }
     node.deleted = true;
+    if (node.upload) {
+      node.upload.selfDeleted = true;
+      node.upload.openAfterDelete = ['uploading', 'processing', 'failed'].includes(node.upload.status);
+    }
     return this.bump(node, deleted({ id: node.id, kind: node.kind, recursive }));
+  }
+
+  private containers(): ModelNode[] {
+    return this.live().filter((node) => node.kind !== 'item');
+  }
+
+  private moveItem(node: ModelNode): PlannedAppend | null {
+    const target = this.pick(this.containers().filter((candidate) => candidate.id !== node.parentId));
+    if (!target) return null;
+    const event = moved({ id: node.id, kind: 'item', fromParentId: node.parentId, toParentId: target.id });
+    node.parentId = target.id;
+    return this.bump(node, event);
+  }
+
+  private createItem(): PlannedAppend | null {
+    const parent = this.pick(this.containers());
+    if (!parent) return null;
+    const title = this.pick(titles) ?? 'Alpha';
+    const started = itemUploadStarted({ title, parentId: parent.id, metadata: this.itemMetadata() });
+    const node: ModelNode = {
+      id: started.data.id,
+      kind: 'item',
+      parentId: parent.id,
+      title,
+      description: null,
+      revision: 0n,
+      deleted: false,
+      upload: { started, status: 'uploading', attached: null, selfDeleted: false, openAfterDelete: false },
+    };
+    this.nodes.set(node.id, node);
+    return this.emit(node, started, 'no_stream');
+  }
+
+  /** A bbox, a geometry, both or neither; some boxes cross the antimeridian; an instant, an interval or none. */
+  private itemMetadata(): Partial<ItemMetadata> {
+    const west = Math.round(this.next() * 340 - 170);
+    const south = Math.round(this.next() * 160 - 80);
+    const crossing = this.next() < 0.15;
+    const east = crossing ? west - 5 : Math.min(west + 1 + Math.round(this.next() * 20), 180);
+    const north = Math.min(south + 1 + Math.round(this.next() * 10), 90);
+    const bbox: BBox = [west, south, east, north];
+    const ring = [
+      [west, south],
+      [west + 1, south],
+      [west + 1, south + 1],
+      [west, south],
+    ] as const;
+    const shape = this.next();
+    const day = (offset: number) => new Date(Date.UTC(2020, 0, 1 + Math.round(offset))).toISOString();
+    const when = this.next();
+    const start = this.next() * 1000;
+    return {
+      bbox: shape < 0.6 ? bbox : null,
+      geometry: shape >= 0.4 && shape < 0.9 ? { type: 'Polygon', coordinates: [ring] } : null,
+      datetime: when < 0.4 ? day(start) : null,
+      startDatetime: when >= 0.4 && when < 0.8 ? day(start) : null,
+      endDatetime: when >= 0.4 && when < 0.8 ? day(start + 1 + this.next() * 100) : null,
+      tags: this.next() < 0.5 ? ['scenario'] : [],
+    };
+  }
+
+  /**
+   * The next step of some item's upload, as the item decider would allow it: a client's completion or
+   * abort (only on a live item below live ancestors), the worker's attach, completion or failure, the
+   * sweep's expiry (the worker and the sweep also reach an item buried by an ancestor's delete), and the
+   * abort of an upload left open by the item's own delete.
+   */
+  private advanceUpload(): PlannedAppend | null {
+    const candidates = [...this.nodes.values()].filter(({ upload }) =>
+      !upload
+        ? false
+        : upload.selfDeleted
+          ? upload.openAfterDelete
+          : upload.attached !== null || ['uploading', 'processing', 'failed'].includes(upload.status),
+    );
+    const node = this.pick(candidates);
+    const upload = node?.upload;
+    if (!node || !upload) return null;
+    const { started } = upload;
+    const roll = this.next();
+    if (upload.openAfterDelete) {
+      upload.openAfterDelete = false;
+      return this.bump(node, uploadAborted(started));
+    }
+    if (upload.attached) {
+      const event = uploadCompleted(started, upload.attached);
+      upload.attached = null;
+      upload.status = 'ready';
+      return this.bump(node, event);
+    }
+    // Deleted here and not by itself: buried by an ancestor, where clients get 404.
+    const clientMayAct = !node.deleted;
+    switch (upload.status) {
+      case 'processing':
+        if (roll < 0.7) {
+          upload.attached = assetOf(started);
+          return this.bump(node, assetAttached(started, upload.attached));
+        }
+        upload.status = 'failed';
+        return this.bump(node, uploadFailed(started, `part ${Math.ceil(roll * 10)} is missing`));
+      case 'uploading':
+      case 'failed':
+        if (clientMayAct && roll < 0.6) {
+          upload.status = 'processing';
+          return this.bump(node, completionRequested(started));
+        }
+        if (clientMayAct && roll < 0.8) {
+          upload.status = 'aborted';
+          return this.bump(node, uploadAborted(started));
+        }
+        upload.status = 'expired';
+        return this.bump(node, uploadExpired(started));
+      case 'ready':
+      case 'aborted':
+      case 'expired':
+        // Over: not a candidate.
+        return null;
+    }
   }
 
   private bump(node: ModelNode, event: PortalObjectEvent): PlannedAppend {

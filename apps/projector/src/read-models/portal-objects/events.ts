@@ -6,11 +6,18 @@ const portalObjectEventTypes: ReadonlySet<string> = new Set<PortalObjectEventTyp
   'PortalObjectUpdated',
   'PortalObjectMoved',
   'PortalObjectDeleted',
+  'ItemUploadStarted',
+  'UploadCompletionRequested',
+  'AssetAttached',
+  'UploadCompleted',
+  'UploadFailed',
+  'UploadAborted',
+  'UploadExpired',
 ] satisfies readonly PortalObjectEventType[]);
 
 /**
  * The stored event as the domain event it is, or `null` for a type this read model does not follow
- * (items arrive in a later issue). The shape is trusted: only the domain's deciders append these types.
+ * (organizations, users, sharing). The shape is trusted: only the domain's deciders append these types.
  */
 export function asPortalObjectEvent(recorded: RecordedEvent): PortalObjectEvent | null {
   if (!portalObjectEventTypes.has(recorded.type)) return null;

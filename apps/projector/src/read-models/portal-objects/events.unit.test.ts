@@ -29,11 +29,18 @@ describe('asPortalObjectEvent', () => {
     'PortalObjectUpdated',
     'PortalObjectMoved',
     'PortalObjectDeleted',
+    'ItemUploadStarted',
+    'UploadCompletionRequested',
+    'AssetAttached',
+    'UploadCompleted',
+    'UploadFailed',
+    'UploadAborted',
+    'UploadExpired',
   ])('follows %s', (type) => {
     expect(asPortalObjectEvent(recorded(type, { id: 'x' }))).toEqual({ type, data: { id: 'x' } });
   });
 
-  it.each(['ItemUploadStarted', 'AssetAttached', 'catalogcreated', ''])(
+  it.each(['OrganizationCreated', 'assetattached', 'catalogcreated', ''])(
     'leaves %j to other read models',
     (type) => {
       expect(asPortalObjectEvent(recorded(type, {}))).toBeNull();

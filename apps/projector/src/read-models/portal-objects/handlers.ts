@@ -8,7 +8,10 @@ import {
   type PortalObjectUpdated,
   type RecordedEvent,
 } from '@portal/domain';
-import type { HandlerContext, Sql } from '../../projection.js';
+import type { Sql } from '../../projection.js';
+import { addReadyItemToParentExtent, recomputeItemsExtent } from './collection-extent.js';
+import { applyItemEvent } from './item-handlers.js';
+import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { adjustChildCount, anyTombstoneAmong, findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
 
@@ -21,18 +24,25 @@ export async function applyPortalObjectEvent(
   sql: Sql,
   event: PortalObjectEvent,
   recorded: RecordedEvent,
-  context: HandlerContext,
 ): Promise<void> {
   switch (event.type) {
     case 'CatalogCreated':
     case 'CollectionCreated':
       return created(sql, event, recorded);
     case 'PortalObjectUpdated':
-      return updated(sql, event, recorded, context);
+      return updated(sql, event, recorded);
     case 'PortalObjectMoved':
-      return moved(sql, event, recorded, context);
+      return moved(sql, event, recorded);
     case 'PortalObjectDeleted':
-      return deleted(sql, event, recorded, context);
+      return deleted(sql, event, recorded);
+    case 'ItemUploadStarted':
+    case 'UploadCompletionRequested':
+    case 'AssetAttached':
+    case 'UploadCompleted':
+    case 'UploadFailed':
+    case 'UploadAborted':
+    case 'UploadExpired':
+      return applyItemEvent(sql, event, recorded);
     default:
       return exhausted(event);
   }
@@ -60,47 +70,22 @@ async function placementUnder(sql: Sql, parentId: string | null, childId: string
   };
 }
 
-/**
- * One round trip: the placement comes from the parent row, the insert is guarded by the primary key
- * (and, on the first try, by the sibling slug index too), and the parent's child count moves only when
- * a live row was inserted. Prepared by name: it is the hottest statement of a bulk ingest.
- *
- * A create appends to the child's own stream only, so it can land after its parent's (or an ancestor's)
- * tombstone. The command side then answers 404 for the child (its ancestor is deleted), so the row is
- * born a tombstone, as if the delete had cascaded over it: it counts for no one and, outside the partial
- * slug index, takes no slug from live siblings.
- */
-function insertCreatedSql(arbiter: 'any-unique-index' | 'primary-key'): { name: string; text: string } {
-  return {
-    name: `projector_portal_objects_insert_${arbiter === 'primary-key' ? 'by_id' : 'any'}`,
-    text: `
-      WITH parent AS (
-        SELECT p.ancestor_ids || p.id AS ancestor_ids, p.depth + 1 AS depth,
-               p.deleted_at IS NOT NULL OR EXISTS (
-                 SELECT 1 FROM portal_objects a WHERE a.id = ANY(p.ancestor_ids) AND a.deleted_at IS NOT NULL
-               ) AS under_tombstone
-          FROM portal_objects p WHERE p.id = $5
-        UNION ALL
-        SELECT '{}'::uuid[], 1, false WHERE $5::uuid IS NULL
-      ), inserted AS (
-        INSERT INTO portal_objects (id, kind, status, title, description, parent_id, org_id, slug, ancestor_ids,
-                                    depth, links, license, keywords, extent, version, created_at, updated_at,
-                                    deleted_at)
-        SELECT $1, $2, 'ready', $3, $4, $5, $6, $7, parent.ancestor_ids, parent.depth,
-               $8::jsonb, $9, $10::jsonb, $11::jsonb, $12, $13, $13,
-               CASE WHEN parent.under_tombstone THEN $13::timestamptz END
-          FROM parent
-        ON CONFLICT ${arbiter === 'primary-key' ? '(id) ' : ''}DO NOTHING
-        RETURNING deleted_at IS NULL AS live
-      ), counted AS (
-        -- By the parameter, not a join with \`inserted\`: on a table without statistics yet (a fresh
-        -- rebuild) the planner would scan every row for the join.
-        UPDATE portal_objects SET child_count = child_count + 1
-         WHERE id = $5 AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM inserted WHERE live)
-      )
-      SELECT (SELECT count(*) FROM parent)::int AS placed, (SELECT count(*) FROM inserted)::int AS inserted`,
-  };
-}
+const createdInsert = placedInsertStatements({
+  name: 'created',
+  columns: [
+    'kind',
+    'status',
+    'title',
+    'description',
+    'org_id',
+    'links',
+    'license',
+    'keywords',
+    'extent',
+    'version',
+  ],
+  values: ['$5', "'ready'", '$6', '$7', '$8', '$9::jsonb', '$10', '$11::jsonb', '$12::jsonb', '$13'],
+});
 
 async function created(
   sql: Sql,
@@ -108,69 +93,42 @@ async function created(
   recorded: RecordedEvent,
 ): Promise<void> {
   const { data } = event;
-  const base = slugify(data.title);
   const collection = event.type === 'CollectionCreated' ? event.data : null;
-  const values = (slug: string): unknown[] => [
-    data.id,
+  const object = { ...data, occurredAt: recorded.metadata.occurredAt };
+  await insertPlaced(sql, createdInsert, object, [
     collection ? 'collection' : 'catalog',
     data.title,
     data.description,
-    data.parentId,
     recorded.metadata.orgId,
-    slug,
     JSON.stringify(data.links),
     collection?.license ?? null,
     collection ? JSON.stringify(collection.keywords) : null,
     collection?.extent ? JSON.stringify(collection.extent) : null,
     recorded.revision.toString(),
-    recorded.metadata.occurredAt,
-  ];
-  // Most titles are unique among their siblings: try the plain slug first, look further only if refused.
-  const first = await sql.query<{ placed: number; inserted: number }>({
-    ...insertCreatedSql('any-unique-index'),
-    values: values(base),
-  });
-  if (first.rows[0]?.placed !== 1) {
-    throw new Error(`parent ${data.parentId} of ${data.id} is not in the read model`);
-  }
-  if (first.rows[0].inserted === 1) return;
-  if (await findObject(sql, data.id, { forUpdate: false })) return;
-  const slug = await assignSlug(sql, { parentId: data.parentId, base, objectId: data.id, current: null });
-  await sql.query({ ...insertCreatedSql('primary-key'), values: values(slug) });
+  ]);
 }
 
 /**
- * The row an event changes, locked, or `null` when there is nothing to do: the event is already applied,
- * or it concerns an item (items are projected from a later issue on). A missing catalog or collection is
- * a broken read model, so it fails loudly rather than being skipped.
+ * The row an event changes, locked, or `null` when the event is already applied. A missing row is a
+ * broken read model (its create was projected before this event), so it fails loudly rather than being skipped.
  */
 async function targetOf(
   sql: Sql,
   event: PortalObjectUpdated | PortalObjectMoved | PortalObjectDeleted,
   recorded: RecordedEvent,
-  context: HandlerContext,
 ): Promise<ObjectRow | null> {
   const row = await findObject(sql, event.data.id, { forUpdate: true });
-  if (!row) {
-    if (event.data.kind === 'item') {
-      context.log.debug(
-        { eventId: recorded.id, type: recorded.type },
-        'item events are not projected yet: ignored',
-      );
-      return null;
-    }
-    throw new Error(`${event.data.kind} ${event.data.id} is not in the read model`);
-  }
+  if (!row) throw new Error(`${event.data.kind} ${event.data.id} is not in the read model`);
   return row.version < recorded.revision ? row : null;
 }
 
-async function updated(
-  sql: Sql,
-  event: PortalObjectUpdated,
-  recorded: RecordedEvent,
-  context: HandlerContext,
-): Promise<void> {
-  const row = await targetOf(sql, event, recorded, context);
+/** A ready item that was live counts in its parent's computed extent. */
+function countsInExtent(row: ObjectRow): boolean {
+  return row.kind === 'item' && row.status === 'ready' && !row.deleted;
+}
+
+async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedEvent): Promise<void> {
+  const row = await targetOf(sql, event, recorded);
   if (!row) return;
   const { changes } = event.data;
   const values: unknown[] = [row.id, recorded.revision.toString(), recorded.metadata.occurredAt];
@@ -196,13 +154,8 @@ async function updated(
   );
 }
 
-async function moved(
-  sql: Sql,
-  event: PortalObjectMoved,
-  recorded: RecordedEvent,
-  context: HandlerContext,
-): Promise<void> {
-  const row = await targetOf(sql, event, recorded, context);
+async function moved(sql: Sql, event: PortalObjectMoved, recorded: RecordedEvent): Promise<void> {
+  const row = await targetOf(sql, event, recorded);
   if (!row) return;
   const { toParentId } = event.data;
   const placement = await placementUnder(sql, toParentId, row.id);
@@ -253,15 +206,15 @@ async function moved(
   if (row.deleted) return;
   await adjustChildCount(sql, row.parentId, -1);
   if (!buried) await adjustChildCount(sql, toParentId, 1);
+  if (countsInExtent(row)) {
+    await recomputeItemsExtent(sql, row.parentId);
+    // Moved below a tombstone it was buried, and the union finds no live item to add.
+    await addReadyItemToParentExtent(sql, row.id);
+  }
 }
 
-async function deleted(
-  sql: Sql,
-  event: PortalObjectDeleted,
-  recorded: RecordedEvent,
-  context: HandlerContext,
-): Promise<void> {
-  const row = await targetOf(sql, event, recorded, context);
+async function deleted(sql: Sql, event: PortalObjectDeleted, recorded: RecordedEvent): Promise<void> {
+  const row = await targetOf(sql, event, recorded);
   if (!row) return;
   const at = recorded.metadata.occurredAt;
   const touched = await sql.query(
@@ -272,6 +225,7 @@ async function deleted(
   );
   if (touched.rowCount !== 1) return;
   if (!row.deleted) await adjustChildCount(sql, row.parentId, -1);
+  if (countsInExtent(row)) await recomputeItemsExtent(sql, row.parentId);
   // Descendants get no events of their own: tombstone the whole subtree through the ancestor_ids GIN index.
   // A plain (non-recursive) delete buries the subtree too: the API refused it if the tree read model had
   // children, so any found here were created in a race with the delete, and reads must agree with

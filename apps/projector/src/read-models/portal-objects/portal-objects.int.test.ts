@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@portal/domain';
-import type { Pool } from '@portal/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dumpPortalObjects } from '../../../test/support/dump.js';
+import { describe, expect, it } from 'vitest';
+import { dumpReadModel } from '../../../test/support/dump.js';
 import {
   catalogCreated,
   collectionCreated,
@@ -13,44 +12,14 @@ import {
   streamOf,
   updated,
 } from '../../../test/support/portal-events.js';
-import {
-  applyInSchema,
-  portalObjectRow,
-  type PortalObjectRow,
-} from '../../../test/support/read-model-access.js';
+import { readModelInconsistencies } from '../../../test/support/read-model-consistency.js';
+import { useReadSchemas } from '../../../test/support/read-schemas.js';
 import { PortalScenario } from '../../../test/support/scenario.js';
-import {
-  dropSchemas,
-  ensureTestDatabase,
-  openTestPool,
-  uniqueSchema,
-} from '../../../test/support/test-database.js';
-import { captureLogger } from '../../../test/support/test-logger.js';
-import { portalProjection } from '../../portal-projection.js';
-import { ensureReadSchema } from '../../schemas.js';
 
-let pool: Pool;
-const schema = uniqueSchema('prj_read');
-const { logger } = captureLogger('portal-objects-test');
-
-beforeAll(async () => {
-  await ensureTestDatabase();
-  pool = openTestPool('portal-objects-test');
-  await ensureReadSchema(pool, { schema, projection: portalProjection });
-});
-
-afterAll(async () => {
-  await dropSchemas(pool, [schema]);
-  await pool.end();
-});
-
-function apply(events: readonly RecordedEvent[]): Promise<void> {
-  return applyInSchema(pool, schema, events, logger);
-}
-
-function row(id: string): Promise<PortalObjectRow> {
-  return portalObjectRow(pool, schema, id);
-}
+const db = useReadSchemas('portal-objects');
+const { schema } = db;
+const apply = (events: readonly RecordedEvent[]) => db.apply(events);
+const row = (id: string) => db.row(id);
 
 const log = new RecordedEventLog();
 type Created = ReturnType<typeof catalogCreated> | ReturnType<typeof collectionCreated>;
@@ -229,13 +198,12 @@ describe('portal_objects read model', () => {
     expect((await row(a.data.id)).child_count).toBe(0);
   });
 
-  it('ignores event types it does not follow and item events, but fails on a catalog it never saw', async () => {
-    const before = await dumpPortalObjects(pool, schema);
+  it('ignores event types it does not follow, but fails on an object it never saw', async () => {
+    const before = await dumpReadModel(db.pool, schema);
     await apply([
-      log.record({ type: 'ItemUploadStarted', data: { id: randomUUID() } }, `item-${randomUUID()}`),
-      record(deleted({ id: randomUUID(), kind: 'item', recursive: false })),
+      log.record({ type: 'OrganizationCreated', data: { id: randomUUID() } }, `org-${randomUUID()}`),
     ]);
-    expect(await dumpPortalObjects(pool, schema)).toEqual(before);
+    expect(await dumpReadModel(db.pool, schema)).toEqual(before);
 
     const ghost = updated({
       id: randomUUID(),
@@ -244,44 +212,56 @@ describe('portal_objects read model', () => {
       previous: { title: 'y' },
     });
     await expect(apply([record(ghost)])).rejects.toThrow(/catalog .* is not in the read model/);
+    // Items are projected now: a missing item row is as broken as a missing catalog.
+    await expect(
+      apply([record(deleted({ id: randomUUID(), kind: 'item', recursive: false }))]),
+    ).rejects.toThrow(/item .* is not in the read model/);
+    const abort = { type: 'UploadAborted', data: { id: randomUUID(), uploadId: 'u' } } as const;
+    await expect(apply([log.record(abort, `item-${abort.data.id}`)])).rejects.toThrow(
+      /item .* is not in the read model/,
+    );
   });
 
   it('changes nothing when the same events are applied again (replayed whole, and in overlapping halves)', async () => {
-    const scenario = new PortalScenario(20250101);
+    const scenario = new PortalScenario(20250101, { items: true });
     const replayLog = new RecordedEventLog();
-    const events = Array.from({ length: 400 }, () => {
+    const events = Array.from({ length: 600 }, () => {
       const planned = scenario.plan();
       return replayLog.record(planned.event, planned.streamId, planned.event.metadata);
     });
     await apply(events);
-    const once = await dumpPortalObjects(pool, schema);
+    const once = await dumpReadModel(db.pool, schema);
 
     await apply(events);
 
     await apply(events);
-    expect(await dumpPortalObjects(pool, schema)).toEqual(once);
+    expect(await dumpReadModel(db.pool, schema)).toEqual(once);
     await apply(events.slice(100, 300));
     await apply(events.slice(250));
-    expect(await dumpPortalObjects(pool, schema)).toEqual(once);
-    // The scenario really exercised the handlers: moves, tombstones, suffixed slugs.
-    const stats = await pool.query<{ deleted: string; suffixed: string; deep: string }>(
+    expect(await dumpReadModel(db.pool, schema)).toEqual(once);
+    // The scenario really exercised the handlers: moves, tombstones, suffixed slugs, every upload ending.
+    const stats = await db.pool.query<{
+      deleted: string;
+      suffixed: string;
+      deep: string;
+      statuses: string[];
+      extents: string;
+    }>(
       `SELECT count(*) FILTER (WHERE deleted_at IS NOT NULL) AS deleted,
               count(*) FILTER (WHERE slug ~ '-[0-9]+$') AS suffixed,
-              count(*) FILTER (WHERE depth > 2) AS deep
+              count(*) FILTER (WHERE depth > 2) AS deep,
+              array_agg(DISTINCT status ORDER BY status) AS statuses,
+              count(*) FILTER (WHERE items_bbox IS NOT NULL AND deleted_at IS NULL) AS extents
          FROM "${schema}".portal_objects`,
     );
     const counts = stats.rows[0];
     expect(Number(counts?.deleted)).toBeGreaterThan(0);
     expect(Number(counts?.suffixed)).toBeGreaterThan(0);
     expect(Number(counts?.deep)).toBeGreaterThan(0);
-    // Incremental bookkeeping agrees with a recount: live children per parent, depth per path.
-    const inconsistent = await pool.query(
-      `SELECT p.id FROM "${schema}".portal_objects p
-        WHERE p.depth <> cardinality(p.ancestor_ids) + 1
-           OR (p.parent_id IS NOT NULL AND p.ancestor_ids[cardinality(p.ancestor_ids)] <> p.parent_id)
-           OR (p.deleted_at IS NULL AND p.child_count <> (
-                SELECT count(*) FROM "${schema}".portal_objects c WHERE c.parent_id = p.id AND c.deleted_at IS NULL))`,
-    );
-    expect(inconsistent.rows).toEqual([]);
+    expect(Number(counts?.extents)).toBeGreaterThan(0);
+    expect(counts?.statuses).toEqual(['aborted', 'expired', 'failed', 'processing', 'ready', 'uploading']);
+    expect(once.assets.length).toBeGreaterThan(0);
+    // Incremental bookkeeping agrees with a recount: live children per parent, depth per path, extents.
+    expect(await readModelInconsistencies(db.pool, schema)).toEqual([]);
   });
 });

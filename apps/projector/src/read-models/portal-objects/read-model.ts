@@ -3,7 +3,7 @@ import type { ReadModel } from '../../projection.js';
 import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent } from './handlers.js';
 
-/** `portal_objects`: every catalog and collection (items later), with its place in the tree. */
+/** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
   name: 'portal-objects',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
@@ -16,6 +16,6 @@ export const portalObjectsReadModel: ReadModel = {
       );
       return;
     }
-    await applyPortalObjectEvent(sql, event, recorded, context);
+    await applyPortalObjectEvent(sql, event, recorded);
   },
 };

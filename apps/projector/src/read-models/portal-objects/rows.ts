@@ -1,8 +1,12 @@
+import type { PortalKind } from '@portal/domain';
 import type { Sql } from '../../projection.js';
 
 /** What the handlers need to know about an existing row before changing it. */
 export interface ObjectRow {
   readonly id: string;
+  readonly kind: PortalKind;
+  /** `ready` for catalogs and collections; an item's upload status. */
+  readonly status: string;
   readonly parentId: string | null;
   readonly title: string;
   readonly slug: string;
@@ -14,6 +18,8 @@ export interface ObjectRow {
 
 interface RawRow {
   id: string;
+  kind: PortalKind;
+  status: string;
   parent_id: string | null;
   title: string;
   slug: string;
@@ -31,7 +37,7 @@ export async function findObject(
 ): Promise<ObjectRow | null> {
   const result = await sql.query<RawRow>({
     name: options.forUpdate ? 'projector_portal_objects_find_for_update' : 'projector_portal_objects_find',
-    text: `SELECT id, parent_id, title, slug, ancestor_ids, depth, version::text AS version,
+    text: `SELECT id, kind, status, parent_id, title, slug, ancestor_ids, depth, version::text AS version,
                   deleted_at IS NOT NULL AS deleted
              FROM portal_objects WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
     values: [id],
@@ -40,6 +46,8 @@ export async function findObject(
   if (!row) return null;
   return {
     id: row.id,
+    kind: row.kind,
+    status: row.status,
     parentId: row.parent_id,
     title: row.title,
     slug: row.slug,

@@ -36,3 +36,115 @@ CREATE INDEX IF NOT EXISTS portal_objects_kind_created ON portal_objects (kind, 
 -- fastupdate off: subtree moves and deletes search this index inside busy batches, and a pending list
 -- (scanned whole by every search) would make them slower the more objects were created recently.
 CREATE INDEX IF NOT EXISTS portal_objects_ancestors ON portal_objects USING gin (ancestor_ids) WITH (fastupdate = off);
+
+-- Items (upload lifecycle and metadata). Added with ADD COLUMN IF NOT EXISTS so an existing read schema
+-- gains them on the next start; a rebuild creates them fresh.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS status_message text;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS geometry jsonb;
+-- The footprint as PostGIS (from the geometry, else the bbox) for spatial queries.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS footprint geometry(Geometry, 4326);
+-- The footprint of an item's geometry (GeoJSON), else of its bbox [west, south, east, north] (split in two
+-- at the antimeridian when west > east), else NULL. Never raises: the projector calls it inside its batch,
+-- and a geometry PostGIS cannot read must not halt the projection. The exception block starts a
+-- subtransaction, which takes no transaction id since it writes nothing. Forced to 2D for the column type.
+CREATE OR REPLACE FUNCTION portal_footprint(geometry_json jsonb, bbox double precision[])
+RETURNS geometry LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF geometry_json IS NOT NULL THEN
+    BEGIN
+      RETURN ST_SetSRID(ST_Force2D(ST_GeomFromGeoJSON(geometry_json::text)), 4326);
+    EXCEPTION WHEN OTHERS THEN
+      NULL; -- unreadable: fall back to the bbox
+    END;
+  END IF;
+  IF bbox IS NULL OR cardinality(bbox) <> 4 OR array_position(bbox, NULL) IS NOT NULL THEN
+    RETURN NULL;
+  END IF;
+  BEGIN
+    IF bbox[1] > bbox[3] THEN
+      RETURN ST_Multi(ST_Collect(ST_MakeEnvelope(bbox[1], bbox[2], 180, bbox[4], 4326),
+                                 ST_MakeEnvelope(-180, bbox[2], bbox[3], bbox[4], 4326)));
+    END IF;
+    RETURN ST_MakeEnvelope(bbox[1], bbox[2], bbox[3], bbox[4], 4326);
+  EXCEPTION WHEN OTHERS THEN
+    RETURN NULL;
+  END;
+END
+$$;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS datetime timestamptz;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS start_datetime timestamptz;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS end_datetime timestamptz;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS properties jsonb;
+-- A collection's extent computed from the ready items directly below it (used when `extent` is NULL).
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_bbox double precision[];
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_start timestamptz;
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_end timestamptz;
+CREATE INDEX IF NOT EXISTS portal_objects_footprint ON portal_objects USING gist (footprint) WHERE deleted_at IS NULL;
+CREATE INDEX IF NOT EXISTS portal_objects_status ON portal_objects (kind, status, created_at, id) WHERE deleted_at IS NULL;
+-- `GET /portal/items/?status=failed` without a kind: a pipeline polling its failures.
+CREATE INDEX IF NOT EXISTS portal_objects_status_any_kind ON portal_objects (status, created_at, id) WHERE deleted_at IS NULL;
+
+-- The multipart upload behind each item: one row per item, kept after it ends for `GET .../upload`.
+CREATE TABLE IF NOT EXISTS uploads (
+  item_id uuid PRIMARY KEY,
+  upload_id text NOT NULL,
+  bucket text NOT NULL,
+  key text NOT NULL,
+  part_size bigint NOT NULL,
+  -- NULL when the client gave no size: it may upload up to 10,000 parts.
+  part_count integer,
+  size_bytes bigint,
+  file_name text,
+  content_type text,
+  -- uploading | processing | ready | failed | aborted | expired (mirrors the item's status).
+  status text NOT NULL,
+  status_message text,
+  expires_at timestamptz NOT NULL,
+  completion_requested_at timestamptz,
+  ended_at timestamptz,
+  version bigint NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+-- The upload worker's sweep: open uploads past their time to live, completions that never got a job.
+CREATE INDEX IF NOT EXISTS uploads_open_expiry ON uploads (expires_at) WHERE status IN ('uploading', 'failed');
+CREATE INDEX IF NOT EXISTS uploads_processing ON uploads (completion_requested_at) WHERE status = 'processing';
+
+-- Files attached to items once their upload completed.
+CREATE TABLE IF NOT EXISTS assets (
+  id uuid PRIMARY KEY,
+  item_id uuid NOT NULL,
+  bucket text NOT NULL,
+  key text NOT NULL,
+  size_bytes bigint NOT NULL,
+  etag text NOT NULL,
+  content_type text,
+  file_name text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS assets_item ON assets (item_id);
+
+-- Browser and inventory: every page the API serves is a range scan of one of these per kind (keyset
+-- pagination on the sort key and the id; the API merges the kinds in order), so a page costs the same
+-- on the last of 100,000 children as on the first, and a filter on some kinds never reads the others.
+-- A node's children (the root level too: `parent_id IS NULL` is an index condition) by kind or title use
+-- `portal_objects_parent` above; by time, these:
+CREATE INDEX IF NOT EXISTS portal_objects_parent_created ON portal_objects (parent_id, created_at, id) WHERE deleted_at IS NULL;
+CREATE INDEX IF NOT EXISTS portal_objects_parent_updated ON portal_objects (parent_id, updated_at, id) WHERE deleted_at IS NULL;
+-- The flat inventory by kind or title, and by change time (by creation time: `portal_objects_kind_created`
+-- above). `depth >= 1` holds for every row: it is there so that only queries stating it (the inventory
+-- without `parentId`) can use these. A node's children must never be read by walking a portal-wide
+-- order and filtering on the parent: past the parent's last child the walk would read the rest of the table.
+CREATE INDEX IF NOT EXISTS portal_objects_inventory_kind_title ON portal_objects (kind, title, id)
+  WHERE deleted_at IS NULL AND depth >= 1;
+CREATE INDEX IF NOT EXISTS portal_objects_inventory_kind_updated ON portal_objects (kind, updated_at, id)
+  WHERE deleted_at IS NULL AND depth >= 1;
+-- The inventory's `q` (a substring of the title or description, any case) through trigram matching.
+-- pg_trgm is a trusted extension; it goes to `public` (never to this schema, which a rebuild renames and
+-- drops), and the lock keeps two read schemas being set up at once from both creating it.
+SELECT pg_advisory_xact_lock(hashtext('extension:pg_trgm'));
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+-- The API searches exactly this expression (apps/api/src/inventory/text-search.ts). fastupdate stays on:
+-- the projector's inserts then append to a pending list instead of touching ~100 trigram entries each.
+CREATE INDEX IF NOT EXISTS portal_objects_text_trgm ON portal_objects
+  USING gin ((title || ' ' || COALESCE(description, '')) public.gin_trgm_ops) WHERE deleted_at IS NULL;

@@ -1,113 +1,27 @@
-import type { PortalObjectEvent, RecordedEvent } from '@portal/domain';
-import type { Pool } from '@portal/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dumpPortalObjects } from '../../../test/support/dump.js';
+import type { PortalObjectEvent } from '@portal/domain';
+import { describe, expect, it } from 'vitest';
 import {
   catalogCreated,
   collectionCreated,
   deleted,
-  metadata,
   moved,
-  RecordedEventLog,
   streamOf,
   toAppend,
 } from '../../../test/support/portal-events.js';
 import { openFixture, startProjector, waitUntilCaughtUp } from '../../../test/support/projector-fixture.js';
-import {
-  applyInSchema,
-  portalObjectRow,
-  type PortalObjectRow,
-} from '../../../test/support/read-model-access.js';
-import {
-  dropSchemas,
-  ensureTestDatabase,
-  openTestPool,
-  uniqueSchema,
-} from '../../../test/support/test-database.js';
-import { captureLogger } from '../../../test/support/test-logger.js';
-import { portalProjection } from '../../portal-projection.js';
-import { ensureReadSchema } from '../../schemas.js';
+import { portalObjectRow } from '../../../test/support/read-model-access.js';
+import { useReadSchemas } from '../../../test/support/read-schemas.js';
+import { iso, Timeline } from '../../../test/support/timeline.js';
 
 // A create appends to the child's stream only, so it can be ordered after its parent's tombstone; the
 // projector must then bury the child as if the delete had cascaded over it (README, "Late children").
 
-let pool: Pool;
-const schema = uniqueSchema('prj_read');
-/** Replays each test's events from zero, one per batch, as a rebuild would. */
-const rebuiltSchema = uniqueSchema('prj_rebuilt');
-const { logger } = captureLogger('tombstoned-parent-test');
-
-beforeAll(async () => {
-  await ensureTestDatabase();
-  pool = openTestPool('tombstoned-parent-test');
-  await ensureReadSchema(pool, { schema, projection: portalProjection });
-  await ensureReadSchema(pool, { schema: rebuiltSchema, projection: portalProjection });
-});
-
-afterAll(async () => {
-  await dropSchemas(pool, [schema, rebuiltSchema]);
-  await pool.end();
-});
-
-function apply(events: readonly RecordedEvent[]): Promise<void> {
-  return applyInSchema(pool, schema, events, logger);
-}
-
-function row(id: string): Promise<PortalObjectRow> {
-  return portalObjectRow(pool, schema, id);
-}
-
-/** One test's events in store order, each a second after the previous, so a `deleted_at` names its event. */
-class Timeline {
-  readonly events: RecordedEvent[] = [];
-  private readonly log = new RecordedEventLog();
-  private clock = Date.parse('2025-06-01T00:00:00.000Z');
-  private applied = 0;
-
-  /** Records the event and returns its `occurredAt`. */
-  add(event: PortalObjectEvent): string {
-    this.clock += 1000;
-    const at = new Date(this.clock).toISOString();
-    this.events.push(this.log.record(event, streamOf(event), metadata({ occurredAt: at })));
-    return at;
-  }
-
-  /** Applies the events added since the last call. */
-  async applyNew(): Promise<void> {
-    await apply(this.events.slice(this.applied));
-    this.applied = this.events.length;
-  }
-}
-
-const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
-
-/**
- * Applying the events twice more changes none of the rows, a replay from zero in a fresh schema (one
- * event per batch) builds the same rows, and every count and depth agrees with a recount.
- */
-async function expectReplaySafe(timeline: Timeline, ids: readonly string[]): Promise<void> {
-  const once = await dumpPortalObjects(pool, schema, ids);
-  expect(once).toHaveLength(ids.length);
-  await apply(timeline.events);
-  await apply(timeline.events);
-  expect(await dumpPortalObjects(pool, schema, ids)).toEqual(once);
-  for (const event of timeline.events) await applyInSchema(pool, rebuiltSchema, [event], logger);
-  expect(await dumpPortalObjects(pool, rebuiltSchema, ids)).toEqual(once);
-
-  const inconsistent = await pool.query(
-    `SELECT p.id FROM "${schema}".portal_objects p
-      WHERE p.id = ANY($1::uuid[])
-        AND (p.depth <> cardinality(p.ancestor_ids) + 1
-             OR p.child_count <> (SELECT count(*) FROM "${schema}".portal_objects c
-                                   WHERE c.parent_id = p.id AND c.deleted_at IS NULL AND p.deleted_at IS NULL))`,
-    [ids],
-  );
-  expect(inconsistent.rows).toEqual([]);
-}
+const db = useReadSchemas('tombstoned-parent');
+const row = (id: string) => db.row(id);
 
 describe('portal_objects: objects created or moved below a tombstone', () => {
   it('buries a child created after its parent’s plain delete, and a grandchild below it', async () => {
-    const timeline = new Timeline();
+    const timeline = new Timeline(db);
     const root = catalogCreated({ title: 'Late root' });
     const parent = catalogCreated({ title: 'Late parent', parentId: root.data.id });
     timeline.add(root);
@@ -152,14 +66,11 @@ describe('portal_objects: objects created or moved below a tombstone', () => {
     expect(await row(parent.data.id)).toEqual(parentBefore);
     expect(await row(root.data.id)).toMatchObject({ child_count: 0, deleted_at: null });
 
-    await expectReplaySafe(
-      timeline,
-      [root, parent, child, twin, grandchild].map((event) => event.data.id),
-    );
+    await timeline.expectReplaySafe([root, parent, child, twin, grandchild].map((event) => event.data.id));
   });
 
   it('buries children created after a recursive delete, below the parent and below a buried descendant', async () => {
-    const timeline = new Timeline();
+    const timeline = new Timeline(db);
     const root = catalogCreated({ title: 'Recursive root' });
     const parent = catalogCreated({ title: 'Recursive parent', parentId: root.data.id });
     const earlier = catalogCreated({ title: 'Earlier child', parentId: parent.data.id });
@@ -194,14 +105,13 @@ describe('portal_objects: objects created or moved below a tombstone', () => {
     expect(await row(earlier.data.id)).toEqual(earlierBefore);
     expect(await row(root.data.id)).toMatchObject({ child_count: 0, deleted_at: null });
 
-    await expectReplaySafe(
-      timeline,
+    await timeline.expectReplaySafe(
       [root, parent, earlier, child, grandchild, belowEarlier].map((event) => event.data.id),
     );
   });
 
   it('buries a subtree moved below a tombstone: the moved object, its live descendants, no counts, its slug kept', async () => {
-    const timeline = new Timeline();
+    const timeline = new Timeline(db);
     const source = catalogCreated({ title: 'Move source' });
     const first = catalogCreated({ title: 'Mover', parentId: source.data.id });
     const mover = catalogCreated({ title: 'mover', parentId: source.data.id });
@@ -247,8 +157,7 @@ describe('portal_objects: objects created or moved below a tombstone', () => {
     expect(await row(source.data.id)).toMatchObject({ child_count: 1, deleted_at: null });
     expect(await row(target.data.id)).toEqual(targetBefore);
 
-    await expectReplaySafe(
-      timeline,
+    await timeline.expectReplaySafe(
       [source, first, mover, middle, leaf, gone, target].map((event) => event.data.id),
     );
   });
@@ -256,7 +165,7 @@ describe('portal_objects: objects created or moved below a tombstone', () => {
   it('a plain delete buries children created in a race with it, and whatever lands below them later', async () => {
     // A plain delete decided on a stale child count of 0 may meet children in the read model: they were
     // created in a race with it, the command side answers 404 below the tombstone, so they are buried too.
-    const timeline = new Timeline();
+    const timeline = new Timeline(db);
     const ancestor = catalogCreated({ title: 'Stale ancestor' });
     const parent = catalogCreated({ title: 'Stale parent', parentId: ancestor.data.id });
     const live = collectionCreated({ title: 'Alpha', parentId: parent.data.id });
@@ -293,8 +202,7 @@ describe('portal_objects: objects created or moved below a tombstone', () => {
     expect(await row(parent.data.id)).toEqual(parentBefore);
     expect((await row(outside.data.id)).child_count).toBe(0);
 
-    await expectReplaySafe(
-      timeline,
+    await timeline.expectReplaySafe(
       [ancestor, parent, live, outside, wanderer, late].map((event) => event.data.id),
     );
   });

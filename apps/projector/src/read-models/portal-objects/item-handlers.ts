@@ -1,0 +1,210 @@
+import {
+  bboxOfGeometry,
+  type AssetAttached,
+  type ItemEvent,
+  type ItemUploadStarted,
+  type RecordedEvent,
+  type UploadStatus,
+} from '@portal/domain';
+import type { Sql } from '../../projection.js';
+import { unionIntoParentSql } from './collection-extent.js';
+import { insertPlaced, placedInsertStatements } from './placed-insert.js';
+
+// An item's upload lifecycle on three tables: its `portal_objects` row (status, metadata), its `uploads`
+// row and its `assets`. Each statement is guarded by the version of the row it changes, so a replay
+// changes nothing. A tombstoned item row is frozen as it was deleted (reads answer 404 for it); only its
+// upload goes on being recorded, e.g. the `UploadAborted` that cleans up an upload left open by a delete.
+
+export async function applyItemEvent(sql: Sql, event: ItemEvent, recorded: RecordedEvent): Promise<void> {
+  switch (event.type) {
+    case 'ItemUploadStarted':
+      return uploadStarted(sql, event, recorded);
+    case 'UploadCompletionRequested':
+      return changeUploadStatus(sql, event.data.id, recorded, { status: 'processing', statusMessage: null });
+    case 'UploadFailed':
+      return changeUploadStatus(sql, event.data.id, recorded, {
+        status: 'failed',
+        statusMessage: event.data.statusMessage,
+      });
+    case 'UploadAborted':
+      return changeUploadStatus(sql, event.data.id, recorded, { status: 'aborted' });
+    case 'UploadExpired':
+      return changeUploadStatus(sql, event.data.id, recorded, { status: 'expired' });
+    case 'UploadCompleted':
+      return changeUploadStatus(sql, event.data.id, recorded, { status: 'ready', statusMessage: null });
+    case 'AssetAttached':
+      return assetAttached(sql, event, recorded);
+    default:
+      return exhausted(event);
+  }
+}
+
+function exhausted(event: never): never {
+  throw new Error(`unhandled item event ${JSON.stringify(event)}`);
+}
+
+const uploadStartedInsert = placedInsertStatements({
+  name: 'item',
+  columns: [
+    'kind',
+    'status',
+    'title',
+    'description',
+    'org_id',
+    'links',
+    'tags',
+    'bbox',
+    'geometry',
+    'footprint',
+    'datetime',
+    'start_datetime',
+    'end_datetime',
+    'properties',
+    'version',
+  ],
+  values: [
+    "'item'",
+    "'uploading'",
+    '$5',
+    '$6',
+    '$7',
+    '$8::jsonb',
+    '$9::jsonb',
+    '$10::double precision[]',
+    '$11::jsonb',
+    // Never fails: a geometry PostGIS cannot read falls back to the bbox, then to NULL (schema.sql).
+    'portal_footprint($11::jsonb, $10::double precision[])',
+    '$12::timestamptz',
+    '$13::timestamptz',
+    '$14::timestamptz',
+    '$15::jsonb',
+    '$16',
+  ],
+  // The upload goes in with the item, in the same round trip; a replay inserts neither.
+  alongside: `uploaded AS (
+        INSERT INTO uploads (item_id, upload_id, bucket, key, part_size, part_count, size_bytes, file_name,
+                             content_type, status, expires_at, version, created_at, updated_at)
+        SELECT $1, $17, $18, $19, $20, $21, $22, $23, $24, 'uploading', $25, $16, $4, $4
+         WHERE EXISTS (SELECT 1 FROM inserted)
+        ON CONFLICT (item_id) DO NOTHING
+      )`,
+});
+
+async function uploadStarted(sql: Sql, event: ItemUploadStarted, recorded: RecordedEvent): Promise<void> {
+  const { data } = event;
+  const { metadata, upload } = data;
+  // The bbox the client gave, else the geometry's: it is what the collection's extent and bbox searches use.
+  const bbox = metadata.bbox ?? (metadata.geometry ? bboxOfGeometry(metadata.geometry) : undefined) ?? null;
+  const revision = recorded.revision.toString();
+  await insertPlaced(sql, uploadStartedInsert, { ...data, occurredAt: recorded.metadata.occurredAt }, [
+    data.title,
+    data.description,
+    recorded.metadata.orgId,
+    JSON.stringify(data.links),
+    JSON.stringify(metadata.tags),
+    bbox,
+    metadata.geometry ? JSON.stringify(metadata.geometry) : null,
+    metadata.datetime,
+    metadata.startDatetime,
+    metadata.endDatetime,
+    metadata.properties ? JSON.stringify(metadata.properties) : null,
+    revision,
+    upload.uploadId,
+    upload.bucket,
+    upload.key,
+    upload.partSize,
+    upload.partCount,
+    upload.size,
+    upload.fileName,
+    upload.contentType,
+    upload.expiresAt,
+  ]);
+}
+
+interface StatusChange {
+  readonly status: Exclude<UploadStatus, 'uploading'>;
+  /**
+   * Why the upload failed; `null` clears an earlier failure's message. Left out, the message stays, as
+   * the domain keeps it when an upload that failed is aborted or expires.
+   */
+  readonly statusMessage?: string | null;
+}
+
+/** Statuses after which the upload is over: nothing more happens to it. */
+const endingStatuses: ReadonlySet<UploadStatus> = new Set<UploadStatus>(['ready', 'aborted', 'expired']);
+
+/**
+ * One round trip: the upload row, the item row while it is live, and, when the item has just become
+ * ready, its parent's extent (only after the item row moved, so a replay widens nothing).
+ */
+const changeStatusSql = `
+  WITH upload AS (
+    UPDATE uploads
+       SET status = $3, status_message = CASE WHEN $7::boolean THEN status_message ELSE $4 END,
+           version = $2, updated_at = $5,
+           completion_requested_at = CASE WHEN $3 = 'processing' THEN $5::timestamptz ELSE completion_requested_at END,
+           ended_at = CASE WHEN $6::boolean THEN $5::timestamptz ELSE ended_at END
+     WHERE item_id = $1 AND version < $2
+  ), item AS (
+    UPDATE portal_objects
+       SET status = $3, status_message = CASE WHEN $7::boolean THEN status_message ELSE $4 END,
+           version = $2, updated_at = $5
+     WHERE id = $1 AND version < $2 AND deleted_at IS NULL
+    RETURNING parent_id, bbox, datetime, start_datetime, end_datetime
+  ), ready_item AS (
+    SELECT * FROM item WHERE $3 = 'ready'
+  ), extent AS (${unionIntoParentSql('ready_item')}
+  )
+  SELECT EXISTS (SELECT 1 FROM uploads WHERE item_id = $1) AS known`;
+
+async function changeUploadStatus(
+  sql: Sql,
+  itemId: string,
+  recorded: RecordedEvent,
+  change: StatusChange,
+): Promise<void> {
+  const result = await sql.query<{ known: boolean }>({
+    name: 'projector_items_change_upload_status',
+    text: changeStatusSql,
+    values: [
+      itemId,
+      recorded.revision.toString(),
+      change.status,
+      change.statusMessage ?? null,
+      recorded.metadata.occurredAt,
+      endingStatuses.has(change.status),
+      change.statusMessage === undefined,
+    ],
+  });
+  if (result.rows[0]?.known !== true) throw new Error(`item ${itemId} is not in the read model`);
+}
+
+async function assetAttached(sql: Sql, event: AssetAttached, recorded: RecordedEvent): Promise<void> {
+  const { id, asset } = event.data;
+  const result = await sql.query<{ known: boolean }>({
+    name: 'projector_items_asset_attached',
+    text: `
+      WITH attached AS (
+        INSERT INTO assets (id, item_id, bucket, key, size_bytes, etag, content_type, file_name, created_at)
+        VALUES ($3, $1, $4, $5, $6, $7, $8, $9, $10)
+        ON CONFLICT (id) DO NOTHING
+      ), item AS (
+        UPDATE portal_objects SET version = $2, updated_at = $10
+         WHERE id = $1 AND version < $2 AND deleted_at IS NULL
+      )
+      SELECT EXISTS (SELECT 1 FROM uploads WHERE item_id = $1) AS known`,
+    values: [
+      id,
+      recorded.revision.toString(),
+      asset.id,
+      asset.bucket,
+      asset.key,
+      asset.size,
+      asset.etag,
+      asset.contentType,
+      asset.fileName,
+      recorded.metadata.occurredAt,
+    ],
+  });
+  if (result.rows[0]?.known !== true) throw new Error(`item ${id} is not in the read model`);
+}
