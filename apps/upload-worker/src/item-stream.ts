@@ -1,0 +1,48 @@
+import {
+  foldState,
+  streamIdOf,
+  type EventStore,
+  type ItemUploadStarted,
+  type PortalObjectEvent,
+  type PortalObjectState,
+  type RecordedEvent,
+  type UploadPlan,
+} from '@portal/domain';
+
+/** An item's stream as the worker decides on it: the truth, never the read models. */
+export interface LoadedItem {
+  readonly itemId: string;
+  readonly streamId: string;
+  readonly events: readonly RecordedEvent[];
+  readonly state: PortalObjectState;
+  /** Revision of the last event, the expected revision of the next append; `null` for no stream. */
+  readonly revision: bigint | null;
+}
+
+export async function loadItem(store: EventStore, itemId: string): Promise<LoadedItem> {
+  const streamId = streamIdOf('item', itemId);
+  const events = await store.readStream(streamId);
+  return {
+    itemId,
+    streamId,
+    events,
+    state: foldState(events as unknown as readonly PortalObjectEvent[]),
+    revision: events.at(-1)?.revision ?? null,
+  };
+}
+
+/** The upload plan the item started with; a tombstone no longer carries it, but the stream does. */
+export function uploadPlanOf(item: LoadedItem): UploadPlan | null {
+  const started = item.events.find((event) => event.type === 'ItemUploadStarted');
+  return started ? (started.data as ItemUploadStarted['data']).upload : null;
+}
+
+/** The newest event of a type (for an upload when given): what the worker's own events are caused by. */
+export function latestEvent(item: LoadedItem, type: string, uploadId?: string): RecordedEvent | undefined {
+  return item.events.findLast((event) => {
+    if (event.type !== type) return false;
+    if (uploadId === undefined) return true;
+    const data = event.data as { uploadId?: unknown };
+    return data.uploadId === uploadId;
+  });
+}
