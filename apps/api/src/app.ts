@@ -1,13 +1,16 @@
 import express, { type Express } from 'express';
 import type { ApiDependencies } from './dependencies.js';
+import { browserRoutes } from './browser/routes.js';
 import { catalogRoutes } from './catalogs/routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { inventoryRoutes } from './inventory/routes.js';
 import { minPositionGate } from './http/consistency.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
 import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
+import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { notImplementedRoutes } from './service/not-implemented.js';
 import { serviceRoutes } from './service/routes.js';
@@ -23,7 +26,10 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(serviceRoutes(deps));
   app.use(catalogRoutes(deps));
   app.use(collectionRoutes(deps));
+  app.use(browserRoutes(deps));
+  app.use(inventoryRoutes(deps));
   // Before the portal item routes, so `items/create` is not read as an item id.
+  app.use(itemRoutes(deps));
   app.use(notImplementedRoutes());
   app.use(portalItemRoutes(deps));
 

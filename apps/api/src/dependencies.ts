@@ -1,5 +1,6 @@
 import type { EventStore } from '@portal/domain';
 import type { Config, Logger, Pool } from '@portal/platform';
+import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import type { ProjectionWaiter } from './projection/projection-waiter.js';
 import type { ReadinessCheck } from './health/readiness.js';
 
@@ -10,6 +11,9 @@ export interface ApiDependencies {
   readonly pool: Pool;
   readonly eventStore: EventStore;
   readonly projection: ProjectionWaiter;
+  readonly objectStore: ObjectStore;
+  /** Where completions go for the upload worker. */
+  readonly uploadQueue: Pick<UploadQueue, 'enqueueCompletion'>;
   readonly readinessChecks: readonly ReadinessCheck[];
   readonly now: () => Date;
   readonly newId: () => string;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { S3Client } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
 import { createEventStore } from '@portal/eventstore';
 import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
+import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
@@ -32,11 +32,19 @@ const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect
 redis.on('error', (error) => {
   logger.warn({ err: error }, 'redis connection problem');
 });
-const s3 = new S3Client({
-  endpoint: config.S3_ENDPOINT,
-  region: config.S3_REGION,
-  forcePathStyle: config.S3_FORCE_PATH_STYLE,
-  credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+const objectStore = new S3ObjectStore(s3SettingsOf(config));
+// Its own connection: BullMQ's producer may block briefly, and a lost Redis must fail an enqueue quickly
+// (the completion is recorded; the worker's sweep enqueues it again) instead of holding the request.
+const queueRedis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+queueRedis.on('error', (error) => {
+  logger.warn({ err: error }, 'redis (queue) connection problem');
+});
+const uploadQueue = new UploadQueue(queueRedis, config.QUEUE_PREFIX, {
+  attempts: config.UPLOAD_COMPLETE_ATTEMPTS,
+  delayMs: config.UPLOAD_RETRY_DELAY_MS,
+});
+uploadQueue.queue.on('error', (error) => {
+  logger.warn({ err: error }, 'upload queue problem');
 });
 
 const app = createApp({
@@ -45,12 +53,14 @@ const app = createApp({
   pool,
   eventStore,
   projection,
+  objectStore,
+  uploadQueue,
   readinessChecks: [
     postgresCheck(pool),
     eventStoreCheck(eventStore, projection),
     redisCheck(redis),
-    s3Check(s3, config.S3_BUCKET),
-    uploadWorkerCheck(redis),
+    s3Check(objectStore),
+    uploadWorkerCheck(redis, config.QUEUE_PREFIX),
   ],
   now: () => new Date(),
   newId: randomUUID,
@@ -79,8 +89,9 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearTimeout(grace);
   await projection.close();
-  await Promise.allSettled([pool.end(), eventStore.close(), redis.quit()]);
-  s3.destroy();
+  await uploadQueue.close().catch(() => undefined);
+  await Promise.allSettled([pool.end(), eventStore.close(), redis.quit(), queueRedis.quit()]);
+  objectStore.close();
   process.exit(0);
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -5,16 +5,26 @@ import { absoluteHref } from '../http/base-url.js';
 const JSON_MEDIA_TYPE = 'application/json';
 const DEFAULT_LICENSE = 'other';
 
+const WHOLE_WORLD = [-180, -90, 180, 90] as const;
+
 /**
- * A collection created without an extent has none until ready items below it carry bboxes and times
- * (the items issue computes it in the projector); until then: the whole world, open-ended from the
- * collection's creation, since the contract requires both arrays and a start.
+ * The extent of a collection created without one: computed by the projector from the ready items below
+ * it. Before any ready item carries a bbox or a time, the whole world, open-ended from the collection's
+ * creation, since the contract requires both arrays and a start.
  */
-function fallbackExtent(row: PortalObjectRow): CollectionExtent {
+export function computedExtent(row: PortalObjectRow): CollectionExtent {
+  const [west, south, east, north] = row.items_bbox ?? WHOLE_WORLD;
+  const start = (row.items_start ?? row.created_at).toISOString();
+  const end = row.items_end?.toISOString() ?? null;
   return {
-    spatial: { bbox: [[-180, -90, 180, 90]] },
-    temporal: { interval: [[row.created_at.toISOString(), null]] },
+    spatial: { bbox: [[west, south, east, north]] },
+    temporal: { interval: [[start, end]] },
   };
+}
+
+/** The extent given on create or update, else the computed one. */
+export function extentOf(row: PortalObjectRow): CollectionExtent {
+  return (row.extent as CollectionExtent | null) ?? computedExtent(row);
 }
 
 /** The contract's collection record: STAC-like, every link href absolute. */
@@ -40,7 +50,7 @@ export function collectionRecord(row: PortalObjectRow, baseUrl: string) {
     description: row.description ?? '',
     license: row.license ?? DEFAULT_LICENSE,
     keywords: row.keywords ?? [],
-    extent: (row.extent as CollectionExtent | null) ?? fallbackExtent(row),
+    extent: extentOf(row),
     links: [...navigation, ...own],
   };
 }

@@ -1,9 +1,9 @@
-import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Redis } from 'ioredis';
 import { comparePositions, formatPosition, type EventStore } from '@portal/domain';
-import { UPLOAD_WORKER_HEARTBEAT_KEY, type Pool } from '@portal/platform';
+import { uploadWorkerHeartbeatKey, type Pool } from '@portal/platform';
 import type { ProjectionWaiter } from '../projection/projection-waiter.js';
 import type { ReadinessCheck } from './readiness.js';
+import type { ObjectStore } from '@portal/uploads';
 
 export function postgresCheck(pool: Pool): ReadinessCheck {
   return {
@@ -47,24 +47,25 @@ export function redisCheck(redis: Redis): ReadinessCheck {
   };
 }
 
-export function uploadWorkerCheck(redis: Redis): ReadinessCheck {
+export function uploadWorkerCheck(redis: Redis, queuePrefix: string): ReadinessCheck {
+  const key = uploadWorkerHeartbeatKey(queuePrefix);
   return {
     name: 'uploadWorker',
     critical: false,
     check: async () => {
-      const beat = await redis.get(UPLOAD_WORKER_HEARTBEAT_KEY);
+      const beat = await redis.get(key);
       return { ok: beat !== null, detail: { lastHeartbeat: beat } };
     },
   };
 }
 
-export function s3Check(s3: S3Client, bucket: string): ReadinessCheck {
+export function s3Check(objectStore: ObjectStore): ReadinessCheck {
   return {
     name: 's3',
     critical: false,
     check: async () => {
-      await s3.send(new HeadBucketCommand({ Bucket: bucket }));
-      return { ok: true, detail: { bucket } };
+      await objectStore.check();
+      return { ok: true, detail: { bucket: objectStore.bucket } };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError, type DomainErrorCode } from '@portal/domain';
 import { isConnectionError, isInvalidDataError } from '@portal/platform';
+import { ObjectStoreRejectedError, ObjectStoreUnavailableError } from '@portal/uploads';
 import { HttpProblem } from './problem.js';
 
 const statusOfDomainCode: Record<DomainErrorCode, number> = {
@@ -15,6 +16,7 @@ const statusOfDomainCode: Record<DomainErrorCode, number> = {
   CONCURRENCY_CONFLICT: 409,
   STALE_REVISION: 412,
   INVALID_COMMAND: 400,
+  INVALID_STATE: 409,
 };
 
 /** Errors raised by express's own body parser carry `type` and `status`. */
@@ -43,6 +45,25 @@ export function problemOf(error: unknown): HttpProblem | null {
         'Retry-After': '1',
       },
     );
+  }
+  // Express decodes path parameters; `%ZZ` makes decodeURIComponent throw.
+  if (error instanceof URIError) {
+    return new HttpProblem(400, 'the path holds a malformed percent-encoding', 'MALFORMED_PATH');
+  }
+  if (error instanceof ObjectStoreUnavailableError) {
+    return new HttpProblem(
+      503,
+      'object storage is unavailable; retry shortly',
+      'STORAGE_UNAVAILABLE',
+      undefined,
+      {
+        'Retry-After': '5',
+      },
+    );
+  }
+  // Our request was refused (credentials, a missing bucket): the service is misconfigured, not the client.
+  if (error instanceof ObjectStoreRejectedError) {
+    return new HttpProblem(502, `object storage refused the request (${error.code})`, 'STORAGE_REFUSED');
   }
   if (isInvalidDataError(error))
     return new HttpProblem(400, 'a value in the request cannot be stored', 'INVALID_VALUE');

@@ -1,5 +1,7 @@
 import type { Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import { extentOf } from '../collections/collection-record.js';
+import { findAssetsOf, type AssetRow } from '../read-model/asset-rows.js';
 import { findLiveObjects, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 
 /** Link target types that may point at another portal object (DESIGN.md §7). */
@@ -33,24 +35,75 @@ function summary(row: PortalObjectRow) {
   };
 }
 
-/** The contract's portal item record, for any kind; linked objects that do not exist are left out. */
-export async function portalItemRecord(pool: Pool, row: PortalObjectRow, baseUrl: string) {
-  const linkedIds = [
+function assetRecord(asset: AssetRow, baseUrl: string) {
+  return {
+    id: asset.id,
+    key: asset.key,
+    href: `${baseUrl}/api/v1/portal/items/${asset.item_id}/assets/${asset.id}`,
+    size: Number(asset.size_bytes),
+    etag: asset.etag,
+    type: asset.content_type,
+    fileName: asset.file_name,
+    createdAt: asset.created_at.toISOString(),
+  };
+}
+
+/** The fields only one kind has. */
+function kindFields(row: PortalObjectRow) {
+  switch (row.kind) {
+    case 'collection':
+      return { license: row.license ?? 'other', keywords: row.keywords ?? [], extent: extentOf(row) };
+    case 'item':
+      return {
+        statusMessage: row.status_message,
+        geometry: row.geometry,
+        datetime: row.datetime?.toISOString() ?? null,
+        start_datetime: row.start_datetime?.toISOString() ?? null,
+        end_datetime: row.end_datetime?.toISOString() ?? null,
+        properties: row.properties ?? {},
+      };
+    case 'catalog':
+      return {};
+    default:
+      return row.kind satisfies never;
+  }
+}
+
+/**
+ * The contract's portal item record for each row, any kind, in three queries however many rows: the
+ * rows themselves (given), their linked objects and their assets. Linked objects that do not exist are
+ * left out of `linksPortalItems`.
+ */
+export async function portalItemRecords(pool: Pool, rows: readonly PortalObjectRow[], baseUrl: string) {
+  const linkedIdsOf = (row: PortalObjectRow) => [
     ...new Set(row.links.map((link) => linkedObjectId(link, baseUrl)).filter((id) => id !== null)),
   ];
-  const linked = new Map((await findLiveObjects(pool, linkedIds)).map((target) => [target.id, target]));
-  return {
+  const allLinked = [...new Set(rows.flatMap(linkedIdsOf))];
+  const itemIds = rows.filter((row) => row.kind === 'item').map((row) => row.id);
+  const [linkedRows, assets] = await Promise.all([
+    findLiveObjects(pool, allLinked),
+    findAssetsOf(pool, itemIds),
+  ]);
+  const linked = new Map(linkedRows.map((target) => [target.id, target]));
+  return rows.map((row) => ({
     ...summary(row),
     description: row.description,
     parentId: row.parent_id,
     slug: row.slug,
     tags: row.tags,
     links: row.links,
-    linksPortalItems: linkedIds.flatMap((id) => {
+    linksPortalItems: linkedIdsOf(row).flatMap((id) => {
       const target = linked.get(id);
       return target ? [summary(target)] : [];
     }),
-    assets: [] as { id: string; key: string; href: string }[],
+    assets: (assets.get(row.id) ?? []).map((asset) => assetRecord(asset, baseUrl)),
+    ...kindFields(row),
     revision: Number(row.version),
-  };
+  }));
+}
+
+export async function portalItemRecord(pool: Pool, row: PortalObjectRow, baseUrl: string) {
+  const [record] = await portalItemRecords(pool, [row], baseUrl);
+  if (!record) throw new Error(`no record built for ${row.id}`);
+  return record;
 }

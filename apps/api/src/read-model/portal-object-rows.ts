@@ -19,13 +19,24 @@ export interface PortalObjectRow {
   readonly extent: unknown;
   readonly bbox: number[] | null;
   readonly tags: string[];
+  readonly status_message: string | null;
+  readonly geometry: Record<string, unknown> | null;
+  readonly datetime: Date | null;
+  readonly start_datetime: Date | null;
+  readonly end_datetime: Date | null;
+  readonly properties: Record<string, unknown> | null;
+  /** A container's extent computed from the ready items directly below it. */
+  readonly items_bbox: [number, number, number, number] | null;
+  readonly items_start: Date | null;
+  readonly items_end: Date | null;
   readonly version: string;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
 
 export const portalObjectColumns = `id, kind, status, title, description, parent_id, slug, ancestor_ids, depth,
-  child_count, links, license, keywords, extent, bbox, tags, version, created_at, updated_at`;
+  child_count, links, license, keywords, extent, bbox, tags, status_message, geometry, datetime, start_datetime,
+  end_datetime, properties, items_bbox, items_start, items_end, version, created_at, updated_at`;
 
 /** A live (not deleted) object, optionally of one kind; `null` answers 404 upstream. */
 export async function findLiveObject(

@@ -7,12 +7,6 @@ import { HttpProblem } from '../http/problem.js';
  * neighbouring route.
  */
 const pending: readonly { readonly path: string; readonly what: string }[] = [
-  { path: '/api/v1/portal/items/create', what: 'item creation with multipart uploads' },
-  { path: '/api/v1/portal/items/', what: 'the item listing' },
-  { path: '/api/v1/portal/inventory/', what: 'the inventory' },
-  { path: '/api/v1/browser/*rest', what: 'the portal browser' },
-  { path: '/api/v1/portal/browser/', what: 'the portal browser' },
-  { path: '/browser/*rest', what: 'the portal browser' },
   { path: '/api/v1/users/me', what: 'users and sign-in' },
   { path: '/api/v1/protected', what: 'users and sign-in' },
   { path: '/api/auth/*rest', what: 'users and sign-in' },

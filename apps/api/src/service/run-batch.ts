@@ -4,6 +4,7 @@ import { comparePositions, type Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { runCreateCatalog } from '../catalogs/create-catalog.js';
 import { runCreateCollection } from '../collections/create-collection.js';
+import { runCreateItem } from '../items/create-item.js';
 import { respondToCommand, type CommandOutcome } from '../commands/execute.js';
 import { problemOf } from '../http/error-middleware.js';
 import { parseInput } from '../http/validate.js';
@@ -22,17 +23,10 @@ async function runCommand(
       const { id, outcome } = await runCreateCollection(deps, req, command.body);
       return { result: { status: 201, body: { portalItemId: id } }, outcome };
     }
-    case 'createItem':
-      // Items need an S3 multipart upload; the upload worker issue wires them into batches.
-      return {
-        result: {
-          status: 501,
-          body: {
-            message: 'createItem is not available in batches yet; use POST /api/v1/portal/items/create',
-            code: 'NOT_IMPLEMENTED',
-          },
-        },
-      };
+    case 'createItem': {
+      const { outcome, descriptor } = await runCreateItem(deps, req, command.body);
+      return { result: { status: 201, body: descriptor }, outcome };
+    }
     default:
       return command satisfies never;
   }

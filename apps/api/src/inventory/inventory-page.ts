@@ -1,0 +1,74 @@
+import type { InventoryEntry, InventoryQuery, PortalItemStatus, PortalKind } from '@portal/contracts';
+import type { Pool } from '@portal/platform';
+import { cursorOf, decodeKeysetCursor, type KeyedRow } from '../browser/keyset.js';
+import { pageStatement } from '../browser/page-query.js';
+import { QueryParams } from '../browser/query-params.js';
+import { inventoryConditions, inventoryRanges } from './inventory-filter.js';
+
+interface EntryRow extends KeyedRow {
+  readonly kind: PortalKind;
+  readonly status: PortalItemStatus;
+  readonly title: string;
+  readonly description: string | null;
+  readonly slug: string;
+  readonly parent_id: string | null;
+  readonly depth: number;
+  readonly child_count: number;
+  /** bigint as text. */
+  readonly asset_bytes: string;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+function inventoryEntry(row: EntryRow): InventoryEntry {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    title: row.title,
+    description: row.description,
+    slug: row.slug,
+    parentId: row.parent_id,
+    depth: row.depth,
+    childCount: row.child_count,
+    assetBytes: Number(row.asset_bytes),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * One page of the flat inventory: without `q`, a few index range scans merged in order (see
+ * `inventoryRanges`); with `q`, the trigram index's matches, sorted. The assets' bytes are summed for
+ * the page's rows only.
+ */
+export async function inventoryPage(
+  pool: Pool,
+  query: InventoryQuery,
+): Promise<{ items: InventoryEntry[]; next: string | null }> {
+  const params = new QueryParams();
+  const after = query.cursor === undefined ? null : decodeKeysetCursor(query.cursor, query);
+  const perKind = inventoryRanges(query);
+  const text = pageStatement(
+    {
+      select: `o.id, o.kind, o.status, o.title, o.description, o.slug, o.parent_id, o.depth, o.child_count,
+               o.created_at, o.updated_at,
+               CASE WHEN o.kind = 'item'
+                    THEN COALESCE((SELECT sum(a.size_bytes) FROM read.assets a WHERE a.item_id = o.id), 0)
+                    ELSE 0 END::text AS asset_bytes`,
+      conditions: inventoryConditions('o', query, params, { kindInRanges: perKind !== null }),
+      ordering: query,
+      after,
+      rows: query.limit + 1,
+      perKind,
+    },
+    params,
+  );
+  const result = await pool.query<EntryRow>(text, params.values);
+  const rows = result.rows.slice(0, query.limit);
+  const last = rows.at(-1);
+  return {
+    items: rows.map(inventoryEntry),
+    next: result.rows.length > query.limit && last ? cursorOf(query, last) : null,
+  };
+}

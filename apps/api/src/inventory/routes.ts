@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { inventoryQuerySchema } from '@portal/contracts';
+import type { ApiDependencies } from '../dependencies.js';
+import { nextPageLinks } from '../browser/page-links.js';
+import { route } from '../http/routes.js';
+import { parseInput } from '../http/validate.js';
+import { inventoryPage } from './inventory-page.js';
+import { inventoryTotals } from './inventory-totals.js';
+
+export function inventoryRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  route(router, '/api/v1/portal/inventory/', {
+    get: async (req, res) => {
+      const query = parseInput(inventoryQuerySchema, req.query, 'query');
+      // Independent reads: the page and the totals are in flight at once.
+      const [page, totals] = await Promise.all([
+        inventoryPage(deps.pool, query),
+        inventoryTotals(deps.pool, query),
+      ]);
+      const { limit, sort, order, kind, status, parentId, q } = query;
+      res.json({
+        items: page.items,
+        next: page.next,
+        links: nextPageLinks(
+          req,
+          deps.config,
+          `${req.baseUrl}${req.path}`,
+          { limit, sort, order, kind, status, parentId, q },
+          page.next,
+        ),
+        totals,
+      });
+    },
+  });
+  return router;
+}

@@ -1,0 +1,113 @@
+import type { Request, RequestHandler } from 'express';
+import { createItemBodySchema, type CreateItemBody, type UploadDescriptor } from '@portal/contracts';
+import {
+  decide,
+  DomainError,
+  initialState,
+  streamIdOf,
+  type ItemMetadata,
+  type UploadPlan,
+} from '@portal/domain';
+import type { ApiDependencies } from '../dependencies.js';
+import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { lookupParent } from '../commands/portal-object-repository.js';
+import { HttpProblem } from '../http/problem.js';
+import { parseInput } from '../http/validate.js';
+import { partNumbersToOffer, pendingUploadPlan, urlLifetimeSeconds } from './upload-plan.js';
+
+function metadataOf(body: CreateItemBody): ItemMetadata {
+  return {
+    geometry: body.geometry ?? null,
+    bbox: body.bbox ?? null,
+    datetime: body.datetime ?? null,
+    startDatetime: body.start_datetime ?? null,
+    endDatetime: body.end_datetime ?? null,
+    tags: body.tags ?? [],
+    properties: body.properties ?? null,
+  };
+}
+
+/**
+ * Decides and appends a new item with its multipart upload; shared by the single create and the `POST /`
+ * batch. The rules are checked before the object store is asked for an upload, so a refused request
+ * leaves nothing behind; an append that fails after it aborts the upload again.
+ */
+export async function runCreateItem(
+  deps: ApiDependencies,
+  req: Request,
+  body: CreateItemBody,
+): Promise<{ id: string; outcome: CommandOutcome; descriptor: UploadDescriptor }> {
+  if (body.parentId === undefined) {
+    throw new HttpProblem(
+      400,
+      'parentId: is required: an item lives in a collection or a catalog',
+      'VALIDATION_FAILED',
+    );
+  }
+  const id = deps.newId();
+  const now = deps.now();
+  const parent = await lookupParent(deps.eventStore, body.parentId);
+  const pending = pendingUploadPlan(deps.config, id, body, now);
+  const command = (upload: UploadPlan) =>
+    ({
+      type: 'CreateItem',
+      data: {
+        id,
+        title: body.title,
+        description: body.description ?? null,
+        links: body.links,
+        metadata: metadataOf(body),
+        upload,
+        parent,
+      },
+    }) as const;
+  decide(command({ ...pending, uploadId: '' }), initialState);
+
+  const uploadId = await deps.objectStore.createMultipartUpload(pending.key, pending.contentType);
+  const upload: UploadPlan = { ...pending, uploadId };
+  let outcome: CommandOutcome;
+  try {
+    outcome = await appendDecision(deps, req, streamIdOf('item', id), decide(command(upload), initialState), {
+      expectedRevision: 'no_stream',
+      currentRevision: -1n,
+    });
+  } catch (error) {
+    // Only when the append surely wrote nothing: after a lost connection it may have committed, and the
+    // item would keep a dead upload. Such an upload is then the sweep's (or the lifecycle rule's).
+    if (!(error instanceof DomainError)) throw error;
+    await deps.objectStore.abortMultipartUpload(upload.key, uploadId).catch((abortError: unknown) => {
+      req.log.warn(
+        { err: abortError, itemId: id },
+        'upload left open after a failed create; the bucket lifecycle rule aborts it',
+      );
+    });
+    throw error;
+  }
+  const partUrls = await deps.objectStore.presignUploadParts(
+    upload.key,
+    uploadId,
+    partNumbersToOffer(upload),
+    urlLifetimeSeconds(deps.config, upload, now),
+  );
+  return {
+    id,
+    outcome,
+    descriptor: {
+      portalItemId: id,
+      key: upload.key,
+      bucket: upload.bucket,
+      uploadId,
+      partSize: upload.partSize,
+      partUrls,
+    },
+  };
+}
+
+export function createItem(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const body = parseInput(createItemBodySchema, req.body, 'item');
+    const { id, outcome, descriptor } = await runCreateItem(deps, req, body);
+    res.setHeader('Location', `/api/v1/portal/items/${id}`);
+    await respondToCommand(deps, req, res, outcome, { status: 201, body: descriptor });
+  };
+}

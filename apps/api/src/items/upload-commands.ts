@@ -1,0 +1,155 @@
+import type { Request, RequestHandler } from 'express';
+import { completeUploadBodySchema, uploadUrlsBodySchema, type UploadUrls } from '@portal/contracts';
+import { decide, DomainError, type ItemCommand, type LiveItem } from '@portal/domain';
+import type { ApiDependencies } from '../dependencies.js';
+import {
+  appendDecision,
+  type CommandOutcome,
+  assertRevision,
+  requireFound,
+  respondToCommand,
+  withOptimisticRetry,
+} from '../commands/execute.js';
+import { isAncestorDeleted, loadObject, type LoadedObject } from '../commands/portal-object-repository.js';
+import { expectedRevisionFrom } from '../http/consistency.js';
+import { idParamsSchema } from '../http/params.js';
+import { parseInput } from '../http/validate.js';
+import { urlLifetimeSeconds } from './upload-plan.js';
+
+async function loadItem(deps: ApiDependencies, id: string): Promise<LoadedObject> {
+  return requireFound(await loadObject(deps.eventStore, id, ['item']), `item ${id}`);
+}
+
+/** The item behind a command that `decide` accepted: only a live item gets that far. */
+function liveItemOf(object: LoadedObject): LiveItem {
+  if (object.state.status !== 'live' || object.state.kind !== 'item') {
+    throw new DomainError('NOT_FOUND', `item ${object.id} not found`);
+  }
+  return object.state;
+}
+
+/**
+ * The load-decide-append cycle of an upload command. Anything outside the event store (the object store,
+ * the queue) happens after the append: a refused or conflicting command then touches nothing, and the
+ * recorded fact is what the sweep and the worker act on if that later step fails.
+ */
+async function runUploadCommand(
+  deps: ApiDependencies,
+  req: Request,
+  id: string,
+  command: (object: LoadedObject, ancestorDeleted: boolean) => ItemCommand,
+): Promise<{ outcome: CommandOutcome; item: LiveItem }> {
+  const ifMatch = expectedRevisionFrom(req);
+  return withOptimisticRetry(ifMatch, async () => {
+    const object = await loadItem(deps, id);
+    assertRevision(ifMatch, object.revision);
+    const events = decide(command(object, await isAncestorDeleted(deps.eventStore, object)), object.state);
+    const outcome = await appendDecision(deps, req, object.streamId, events, {
+      expectedRevision: object.revision,
+      currentRevision: object.revision,
+    });
+    return { outcome, item: liveItemOf(object) };
+  });
+}
+
+/**
+ * `POST .../upload/complete`: records the request, then hands it to the upload worker. A repeated request
+ * while the item is `processing` records nothing and enqueues the same job id again, which also recovers
+ * a completion whose job was lost (the API died between the append and the enqueue, or Redis restarted).
+ */
+export function completeUpload(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const body = parseInput(completeUploadBodySchema, req.body ?? {}, 'body');
+    const { outcome, item } = await runUploadCommand(deps, req, id, (object, ancestorDeleted) => ({
+      type: 'RequestUploadCompletion',
+      data: { id: object.id, parts: body.parts ?? null, ancestorDeleted, now: deps.now().toISOString() },
+    }));
+    const { uploadId } = item.upload;
+    try {
+      await deps.uploadQueue.enqueueCompletion({
+        itemId: id,
+        uploadId,
+        requestId: typeof req.id === 'string' ? req.id : null,
+      });
+    } catch (error) {
+      // The request is recorded; the worker's sweep enqueues completions left without a job.
+      req.log.warn({ err: error, itemId: id }, 'completion recorded but not enqueued; the sweep will retry');
+    }
+    await respondToCommand(deps, req, res, outcome, {
+      status: 202,
+      body: { portalItemId: id, uploadId, status: 'processing' },
+    });
+  };
+}
+
+/**
+ * `POST .../upload/abort`: the item ends `aborted` (a completion racing it loses on the expected revision),
+ * then the object store forgets the parts. Should that fail, the bucket's lifecycle rule removes them.
+ */
+export function abortUpload(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const { outcome, item } = await runUploadCommand(deps, req, id, (object, ancestorDeleted) => ({
+      type: 'AbortUpload',
+      data: { id: object.id, ancestorDeleted },
+    }));
+    await deps.objectStore
+      .abortMultipartUpload(item.upload.key, item.upload.uploadId)
+      .catch((error: unknown) => {
+        req.log.warn(
+          { err: error, itemId: id },
+          'upload aborted but its parts not discarded; the lifecycle rule will',
+        );
+      });
+    await respondToCommand(deps, req, res, outcome, {
+      status: 200,
+      body: { portalItemId: id, uploadId: item.upload.uploadId, status: 'aborted' },
+    });
+  };
+}
+
+/** `POST .../upload/urls`: fresh presigned URLs for parts of an upload that is still open. */
+export function freshUploadUrls(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const { partNumbers } = parseInput(uploadUrlsBodySchema, req.body, 'body');
+    const object = await loadItem(deps, id);
+    if (object.state.status === 'deleted') throw new DomainError('NOT_FOUND', `item ${id} was deleted`);
+    const item = liveItemOf(object);
+    if (await isAncestorDeleted(deps.eventStore, object)) {
+      throw new DomainError('NOT_FOUND', `item ${id} was deleted with an ancestor`);
+    }
+    if (item.uploadStatus !== 'uploading' && item.uploadStatus !== 'failed') {
+      throw new DomainError(
+        'INVALID_STATE',
+        `item ${id} is ${item.uploadStatus}: its upload takes no more parts`,
+      );
+    }
+    const now = deps.now();
+    if (now.toISOString() >= item.upload.expiresAt) {
+      throw new DomainError('INVALID_STATE', `the upload of item ${id} expired at ${item.upload.expiresAt}`);
+    }
+    const { partCount } = item.upload;
+    const beyond = partCount === null ? undefined : partNumbers.find((number) => number > partCount);
+    if (beyond !== undefined) {
+      throw new DomainError(
+        'INVALID_COMMAND',
+        `part ${beyond} is beyond the ${partCount} parts of this upload`,
+      );
+    }
+    const lifetime = urlLifetimeSeconds(deps.config, item.upload, now);
+    const answer: UploadUrls = {
+      portalItemId: id,
+      uploadId: item.upload.uploadId,
+      urlsExpireAt: new Date(now.getTime() + lifetime * 1000).toISOString(),
+      partUrls: await deps.objectStore.presignUploadParts(
+        item.upload.key,
+        item.upload.uploadId,
+        partNumbers,
+        lifetime,
+      ),
+    };
+    res.json(answer);
+  };
+}

@@ -1,0 +1,64 @@
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { idSchema, type UploadStatusRecord } from '@portal/contracts';
+import type { ApiDependencies } from '../dependencies.js';
+import { requireFound } from '../commands/execute.js';
+import { idParamsSchema } from '../http/params.js';
+import { parseInput } from '../http/validate.js';
+import { findAssetOfLiveItem } from '../read-model/asset-rows.js';
+import { findUploadOfLiveItem } from '../read-model/upload-rows.js';
+
+/** Statuses whose multipart upload is still open in the object store. */
+const OPEN = new Set(['uploading', 'processing', 'failed']);
+
+/** `GET .../upload`: the read model's view, with the parts the object store holds while it is open. */
+export function uploadStatus(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const row = requireFound(await findUploadOfLiveItem(deps.pool, id), `item ${id}`);
+    const parts = OPEN.has(row.status)
+      ? ((await deps.objectStore.listParts(row.key, row.upload_id)) ?? [])
+      : [];
+    const answer: UploadStatusRecord = {
+      portalItemId: row.item_id,
+      uploadId: row.upload_id,
+      bucket: row.bucket,
+      key: row.key,
+      status: row.status as UploadStatusRecord['status'],
+      statusMessage: row.status_message,
+      partSize: Number(row.part_size),
+      partCount: row.part_count,
+      size: row.size_bytes === null ? null : Number(row.size_bytes),
+      fileName: row.file_name,
+      contentType: row.content_type,
+      partsReceived: parts,
+      bytesReceived: parts.reduce((sum, part) => sum + part.size, 0),
+      expiresAt: row.expires_at.toISOString(),
+      completionRequestedAt: row.completion_requested_at?.toISOString() ?? null,
+    };
+    res.json(answer);
+  };
+}
+
+const assetParamsSchema = z.object({ id: idSchema, assetId: idSchema });
+
+/**
+ * An asset's `href`: redirects to a short-lived presigned GET, so the bytes never pass through the API.
+ * The read model decides whether the caller may see the item (authorization joins it in SQL later).
+ */
+export function downloadAsset(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { id, assetId } = parseInput(assetParamsSchema, req.params, 'path');
+    const asset = requireFound(
+      await findAssetOfLiveItem(deps.pool, id, assetId),
+      `asset ${assetId} of item ${id}`,
+    );
+    const url = await deps.objectStore.presignDownload(
+      asset.key,
+      deps.config.DOWNLOAD_URL_TTL_SECONDS,
+      asset.file_name,
+    );
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, url);
+  };
+}

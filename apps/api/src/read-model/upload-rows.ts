@@ -1,0 +1,30 @@
+import type { Pool } from '@portal/platform';
+
+/** A row of `read.uploads` as pg returns it (bigint as text). */
+export interface UploadRow {
+  readonly item_id: string;
+  readonly upload_id: string;
+  readonly bucket: string;
+  readonly key: string;
+  readonly part_size: string;
+  readonly part_count: number | null;
+  readonly size_bytes: string | null;
+  readonly file_name: string | null;
+  readonly content_type: string | null;
+  readonly status: string;
+  readonly status_message: string | null;
+  readonly expires_at: Date;
+  readonly completion_requested_at: Date | null;
+}
+
+/** The upload of a live item; `null` answers 404 upstream. */
+export async function findUploadOfLiveItem(pool: Pool, itemId: string): Promise<UploadRow | null> {
+  const result = await pool.query<UploadRow>(
+    `SELECT u.item_id, u.upload_id, u.bucket, u.key, u.part_size, u.part_count, u.size_bytes, u.file_name,
+            u.content_type, u.status, u.status_message, u.expires_at, u.completion_requested_at
+       FROM read.uploads u JOIN read.portal_objects o ON o.id = u.item_id
+      WHERE u.item_id = $1 AND o.deleted_at IS NULL`,
+    [itemId],
+  );
+  return result.rows[0] ?? null;
+}
