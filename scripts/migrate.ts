@@ -15,6 +15,7 @@ const pool = createPool({ connectionString: config.DATABASE_URL, max: 2, applica
 
 try {
   await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
   if (!config.EVENTSTORE_CONNECTION_STRING) await ensureEventStoreSchema(pool);
   await ensureReadSchema(pool, { schema: 'read', projection: portalProjection });
   await ensureOperationsSchema(pool, { schema: 'projector' });

@@ -27,6 +27,38 @@ describe('POST / runs a batch of creates in order', () => {
     expect((await call('GET', `/api/v1/collections/${collectionId ?? ''}`)).status).toBe(200);
   });
 
+  it('creates items in a batch, each answering its upload descriptor', async () => {
+    const collection = await call<{ portalItemId: string }>('POST', '/api/v1/portal/collections/create', {
+      body: { title: 'Batch items', description: 'x', links: [] },
+    });
+    const parentId = collection.body.portalItemId;
+    const response = await call<{ results: { status: number; body: Record<string, unknown> }[] }>(
+      'POST',
+      '/',
+      {
+        body: {
+          commands: [
+            { type: 'createItem', body: { title: 'Scene A', links: [], parentId, size: 10 } },
+            { type: 'createItem', body: { title: 'Scene B', links: [], parentId: randomUUID(), size: 10 } },
+          ],
+        },
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((result) => result.status)).toEqual([201, 409]);
+    const descriptor = response.body.results[0]?.body ?? {};
+    expect(Object.keys(descriptor).sort()).toEqual([
+      'bucket',
+      'key',
+      'partSize',
+      'partUrls',
+      'portalItemId',
+      'uploadId',
+    ]);
+    const item = await call('GET', `/api/v1/portal/items/${String(descriptor['portalItemId'])}`);
+    expect(item.body).toMatchObject({ status: 'uploading', kind: 'item', parentId });
+  });
+
   it('refuses an invalid batch as a whole with 400 and creates nothing', async () => {
     const uniqueTitle = `Would be created ${randomUUID()}`;
     const response = await call('POST', '/', {

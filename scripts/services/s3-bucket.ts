@@ -3,7 +3,12 @@
  * read the `ETag` of a part (which CompleteMultipartUpload needs) when the bucket exposes it.
  * Idempotent. Run by s3.sh with S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_BUCKET set.
  */
-import { CreateBucketCommand, PutBucketCorsCommand, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  PutBucketCorsCommand,
+  PutBucketLifecycleConfigurationCommand,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { createS3Client, s3SettingsFromEnv } from './s3-client.js';
 
 const settings = s3SettingsFromEnv();
@@ -27,6 +32,23 @@ await s3.send(
           AllowedHeaders: ['*'],
           ExposeHeaders: ['ETag'],
           MaxAgeSeconds: 3600,
+        },
+      ],
+    },
+  }),
+);
+// The safety net under the upload worker's own expiry: an upload no item knows of (its create failed
+// after the upload was started, and the abort failed too) is removed by the store itself.
+await s3.send(
+  new PutBucketLifecycleConfigurationCommand({
+    Bucket: settings.bucket,
+    LifecycleConfiguration: {
+      Rules: [
+        {
+          ID: 'abort-incomplete-multipart-uploads',
+          Status: 'Enabled',
+          Filter: { Prefix: '' },
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
         },
       ],
     },

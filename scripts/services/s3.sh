@@ -28,7 +28,8 @@ serialise "s3-$mode" "$@"
 bucket=${S3_BUCKET:-portal-assets}
 access_key=${S3_ACCESS_KEY_ID:-portal-dev-access}
 secret_key=${S3_SECRET_ACCESS_KEY:-portal-dev-secret}
-bucket_done=$cluster_dir/bucket-$bucket.done
+# Versioned: a change to the bucket settings (s3-bucket.ts) re-applies them on machines set up before it.
+bucket_done=$cluster_dir/bucket-$bucket.v2.done
 
 # Anonymous HEAD on a private bucket answers 403, on a missing one 404: one round trip proves the
 # gateway, the OSD behind it and the bucket, without starting Node or the ceph CLI (~0.5 s each).

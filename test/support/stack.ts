@@ -113,6 +113,8 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     PORT: '0',
     LOG_LEVEL: 'info',
     PROJECTOR_BATCH_SIZE: '200',
+    // Stacks share one Redis: each gets its own queues, so no worker takes another stack's jobs.
+    QUEUE_PREFIX: `portal-e2e-${new URL(databaseUrl).pathname.slice(1)}`,
     ...extraEnv,
   };
   await migrate(env);

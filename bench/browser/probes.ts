@@ -1,0 +1,119 @@
+import { inventoryQuerySchema, type InventoryQuery } from '@portal/contracts';
+import type pg from 'pg';
+import { breadcrumbsOf } from '../../apps/api/src/browser/breadcrumbs.js';
+import { findNode, listNodes } from '../../apps/api/src/browser/node-queries.js';
+import { resolvePath } from '../../apps/api/src/browser/path-lookup.js';
+import { inventoryPage } from '../../apps/api/src/inventory/inventory-page.js';
+import { inventoryTotals } from '../../apps/api/src/inventory/inventory-totals.js';
+import type { Probe } from './closed-loop.js';
+import { SEARCH_WORD, type TreeTargets } from './tree-generator.js';
+
+/** One measured view: the HTTP request a frontend sends, and the same SQL sent by the API's own query code. */
+export interface View {
+  readonly name: string;
+  readonly http: Probe;
+  readonly sql: Probe;
+}
+
+export const BREADCRUMB_DEPTH = 20;
+export const PATH_DEPTH = 10;
+export const CHILDREN_PAGE = 100;
+
+function at<T>(items: readonly T[], sequence: number): T {
+  const item = items[sequence % items.length];
+  if (item === undefined) throw new RangeError('no targets');
+  return item;
+}
+
+/** GET that must answer 200; the body is read to the end (as a client would, and to free the socket). */
+function get(baseUrl: string, path: (sequence: number) => string): Probe {
+  return async (sequence) => {
+    const response = await fetch(`${baseUrl}${path(sequence)}`, { headers: { accept: 'application/json' } });
+    await response.arrayBuffer();
+    return response.status === 200;
+  };
+}
+
+/** The cursors of every page of the wide node's children, so requests spread over the whole listing. */
+export async function childPageCursors(baseUrl: string, nodeId: string): Promise<(string | null)[]> {
+  const cursors: (string | null)[] = [null];
+  for (;;) {
+    const last = cursors.at(-1);
+    const cursor = last === null || last === undefined ? '' : `&cursor=${encodeURIComponent(last)}`;
+    const response = await fetch(
+      `${baseUrl}/api/v1/browser/nodes/${nodeId}/children?limit=${CHILDREN_PAGE}${cursor}`,
+    );
+    const page = (await response.json()) as { next: string | null };
+    if (page.next === null) return cursors;
+    cursors.push(page.next);
+  }
+}
+
+export function views(options: {
+  readonly baseUrl: string;
+  readonly pool: pg.Pool;
+  readonly targets: TreeTargets;
+  readonly childCursors: readonly (string | null)[];
+  /** Live children of the wide node, for the view's name. */
+  readonly wideChildren: number;
+}): View[] {
+  const { baseUrl, pool, targets, childCursors } = options;
+  const wide = targets.wideNodeId;
+  const crumbIds = targets.chains.map((chain) => chain.ids[BREADCRUMB_DEPTH - 1] ?? '');
+  const paths = targets.chains.map((chain) => chain.slugs.slice(0, PATH_DEPTH));
+  const inventory = (name: string, query: Record<string, string>): View => {
+    const parsed: InventoryQuery = inventoryQuerySchema.parse(query);
+    return {
+      name,
+      http: get(baseUrl, () => `/api/v1/portal/inventory/?${new URLSearchParams(query).toString()}`),
+      sql: async () => {
+        const [page] = await Promise.all([inventoryPage(pool, parsed), inventoryTotals(pool, parsed)]);
+        return page.items.length > 0;
+      },
+    };
+  };
+  return [
+    {
+      name: `children of a node with ${options.wideChildren.toLocaleString('en-US')} children, page of ${CHILDREN_PAGE}`,
+      http: get(baseUrl, (sequence) => {
+        const cursor = at(childCursors, sequence);
+        return `/api/v1/browser/nodes/${wide}/children?limit=${CHILDREN_PAGE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      }),
+      sql: async (sequence) => {
+        const cursor = at(childCursors, sequence);
+        const [node, page] = await Promise.all([
+          findNode(pool, wide),
+          listNodes(pool, wide, {
+            limit: CHILDREN_PAGE,
+            sort: 'kind',
+            order: 'asc',
+            ...(cursor === null ? {} : { cursor }),
+          }),
+        ]);
+        return node !== null && page.rows.length > 0;
+      },
+    },
+    {
+      name: `breadcrumbs at depth ${BREADCRUMB_DEPTH}`,
+      http: get(baseUrl, (sequence) => `/api/v1/browser/nodes/${at(crumbIds, sequence)}/breadcrumbs`),
+      sql: async (sequence) =>
+        (await breadcrumbsOf(pool, at(crumbIds, sequence)))?.length === BREADCRUMB_DEPTH,
+    },
+    {
+      name: `path lookup at depth ${PATH_DEPTH} (with its first 50 children)`,
+      http: get(
+        baseUrl,
+        (sequence) => `/api/v1/browser/path/${at(paths, sequence).map(encodeURIComponent).join('/')}`,
+      ),
+      sql: async (sequence) => {
+        const node = await resolvePath(pool, at(paths, sequence));
+        await listNodes(pool, node.id, { limit: 50, sort: 'kind', order: 'asc' });
+        return node.depth === PATH_DEPTH;
+      },
+    },
+    inventory('inventory, first page: kind=item&status=ready', { kind: 'item', status: 'ready' }),
+    inventory(`inventory, first page: q=${SEARCH_WORD}`, { q: SEARCH_WORD }),
+    // Totals counted per request here (the maintained ones are portal-wide): O(children).
+    inventory('inventory, first page: parentId=<the wide node>', { parentId: wide }),
+  ];
+}
