@@ -192,7 +192,8 @@ describe('the upload worker process', () => {
     const hold = await holdNextRevision(item);
     const worker = startWorker();
     await worker.waitForLog('upload worker running');
-    expect(await redis.get(uploadWorkerHeartbeatKey(prefix))).not.toBeNull();
+    // The first beat is written asynchronously, so it may land just after the worker says it runs.
+    await waitFor('the heartbeat', async () => (await redis.get(uploadWorkerHeartbeatKey(prefix))) !== null);
     await queue.enqueueCompletion({ itemId: item.id, uploadId: item.plan.uploadId, requestId: null });
     await waitFor('the worker to block on its append', workerWaitsOnLock);
 
