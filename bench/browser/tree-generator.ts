@@ -1,4 +1,5 @@
 import {
+  noItemMetadata,
   slugify,
   streamIdOf,
   type EventMetadata,
@@ -196,15 +197,7 @@ export class TreeGenerator {
       contentType: 'image/tiff',
       expiresAt: new Date(this.clock + 7 * 24 * 3600 * 1000).toISOString(),
     };
-    const metadata = {
-      geometry: null,
-      bbox: null,
-      datetime: null,
-      startDatetime: null,
-      endDatetime: null,
-      tags: [],
-      properties: null,
-    };
+    const metadata = noItemMetadata;
     const title = this.title('item');
     const description = this.description();
     yield this.row('item', id, 0, {

@@ -12,5 +12,6 @@ export * from './portal-object/item-events.js';
 export * from './portal-object/item-commands.js';
 export type { LiveItem } from './portal-object/item-state.js';
 export * from './portal-object/part-plan.js';
+export * from './portal-object/part-urls.js';
 export * from './portal-object/geometry.js';
 export { bboxOfGeometry } from './portal-object/geometry-bbox.js';

@@ -37,24 +37,18 @@ async function maintainedBuckets(pool: Pool, query: InventoryQuery): Promise<Buc
 }
 
 /**
- * Counted for this request, for filters the table is not kept by (`parentId`, `q`): the objects, and
- * apart from them the bytes of the matching items' assets (an item may hold several assets).
+ * Counted for this request, for filters the table is not kept by (`parentId`, `q`): one scan of the
+ * matching rows, which carry their assets' bytes (for a parent, an index-only scan of
+ * `portal_objects_parent_totals`).
  */
 async function countedBuckets(pool: Pool, query: InventoryQuery): Promise<BucketRow[]> {
   const params = new QueryParams();
   const matching = inventoryConditions('o', query, params).join(' AND ');
   const result = await pool.query<BucketRow>(
-    `WITH counted AS (
-       SELECT o.kind, o.status, count(*) AS objects FROM read.portal_objects o WHERE ${matching}
-        GROUP BY o.kind, o.status
-     ), bytes AS (
-       SELECT o.kind, o.status, sum(a.size_bytes) AS bytes
-         FROM read.portal_objects o JOIN read.assets a ON a.item_id = o.id
-        WHERE o.kind = 'item' AND ${matching}
-        GROUP BY o.kind, o.status
-     )
-     SELECT c.kind, c.status, c.objects::text AS objects, COALESCE(b.bytes, 0)::text AS bytes
-       FROM counted c LEFT JOIN bytes b USING (kind, status)`,
+    `SELECT o.kind, o.status, count(*)::text AS objects, sum(o.asset_bytes)::text AS bytes
+       FROM read.portal_objects o
+      WHERE ${matching}
+      GROUP BY o.kind, o.status`,
     params.values,
   );
   return result.rows;

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { completeUploadBodySchema, uploadUrlsBodySchema, type UploadUrls } from '@portal/contracts';
-import { decide, DomainError, type ItemCommand, type LiveItem } from '@portal/domain';
+import { checkPartUrlRequest, decide, DomainError, type ItemCommand, type LiveItem } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import {
   appendDecision,
@@ -115,29 +115,13 @@ export function freshUploadUrls(deps: ApiDependencies): RequestHandler {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
     const { partNumbers } = parseInput(uploadUrlsBodySchema, req.body, 'body');
     const object = await loadItem(deps, id);
-    if (object.state.status === 'deleted') throw new DomainError('NOT_FOUND', `item ${id} was deleted`);
-    const item = liveItemOf(object);
-    if (await isAncestorDeleted(deps.eventStore, object)) {
-      throw new DomainError('NOT_FOUND', `item ${id} was deleted with an ancestor`);
-    }
-    if (item.uploadStatus !== 'uploading' && item.uploadStatus !== 'failed') {
-      throw new DomainError(
-        'INVALID_STATE',
-        `item ${id} is ${item.uploadStatus}: its upload takes no more parts`,
-      );
-    }
     const now = deps.now();
-    if (now.toISOString() >= item.upload.expiresAt) {
-      throw new DomainError('INVALID_STATE', `the upload of item ${id} expired at ${item.upload.expiresAt}`);
-    }
-    const { partCount } = item.upload;
-    const beyond = partCount === null ? undefined : partNumbers.find((number) => number > partCount);
-    if (beyond !== undefined) {
-      throw new DomainError(
-        'INVALID_COMMAND',
-        `part ${beyond} is beyond the ${partCount} parts of this upload`,
-      );
-    }
+    const item = checkPartUrlRequest(object.state, {
+      id,
+      partNumbers,
+      ancestorDeleted: await isAncestorDeleted(deps.eventStore, object),
+      now: now.toISOString(),
+    });
     const lifetime = urlLifetimeSeconds(deps.config, item.upload, now);
     const answer: UploadUrls = {
       portalItemId: id,

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AssetAttached,
-  ItemAsset,
-  ItemMetadata,
-  ItemUploadStarted,
-  UploadAborted,
-  UploadCompleted,
-  UploadCompletionRequested,
-  UploadExpired,
-  UploadFailed,
-  UploadPlan,
+import {
+  noItemMetadata,
+  type AssetAttached,
+  type ItemAsset,
+  type ItemMetadata,
+  type ItemUploadStarted,
+  type UploadAborted,
+  type UploadCompleted,
+  type UploadCompletionRequested,
+  type UploadExpired,
+  type UploadFailed,
+  type UploadPlan,
 } from '@portal/domain';
 
 /** An item's create with no metadata and a 3-part upload unless given. */
@@ -29,16 +30,7 @@ export function itemUploadStarted(
       links: [],
       ...data,
       id,
-      metadata: {
-        geometry: null,
-        bbox: null,
-        datetime: null,
-        startDatetime: null,
-        endDatetime: null,
-        tags: [],
-        properties: null,
-        ...data.metadata,
-      },
+      metadata: { ...noItemMetadata, ...data.metadata },
       upload: {
         uploadId: `upload-${id}`,
         bucket: 'portal-test',

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  noItemMetadata,
   decide,
   foldState,
   planParts,
@@ -123,15 +124,7 @@ export class ItemFixture {
         title: `Item ${id}`,
         description: null,
         links: [],
-        metadata: {
-          geometry: null,
-          bbox: null,
-          datetime: null,
-          startDatetime: null,
-          endDatetime: null,
-          tags: [],
-          properties: null,
-        },
+        metadata: noItemMetadata,
         upload: plan,
         parent: {
           found: true,

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { given, liveParent, newId } from './decider-test-kit.js';
-import type { ItemAsset, ItemUploadStarted, UploadPlan } from './item-events.js';
+import { noItemMetadata, type ItemAsset, type ItemUploadStarted, type UploadPlan } from './item-events.js';
 import type { PortalObjectDeleted } from './events.js';
 
 const NOW = '2026-11-21T12:00:00.000Z';
@@ -21,15 +21,7 @@ function plan(overrides: Partial<UploadPlan> = {}): UploadPlan {
   };
 }
 
-const noMetadata = {
-  geometry: null,
-  bbox: null,
-  datetime: null,
-  startDatetime: null,
-  endDatetime: null,
-  tags: [],
-  properties: null,
-} as const;
+const noMetadata = noItemMetadata;
 
 function started(id: string, parentId = newId()): ItemUploadStarted {
   return {

@@ -29,6 +29,17 @@ export interface ItemMetadata {
   readonly properties: Readonly<Record<string, unknown>> | null;
 }
 
+/** An item created with none of the optional metadata. */
+export const noItemMetadata: ItemMetadata = {
+  geometry: null,
+  bbox: null,
+  datetime: null,
+  startDatetime: null,
+  endDatetime: null,
+  tags: [],
+  properties: null,
+};
+
 export interface ItemUploadStarted {
   readonly type: 'ItemUploadStarted';
   readonly data: {

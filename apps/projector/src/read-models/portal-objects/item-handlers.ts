@@ -189,7 +189,7 @@ async function assetAttached(sql: Sql, event: AssetAttached, recorded: RecordedE
         VALUES ($3, $1, $4, $5, $6, $7, $8, $9, $10)
         ON CONFLICT (id) DO NOTHING
       ), item AS (
-        UPDATE portal_objects SET version = $2, updated_at = $10
+        UPDATE portal_objects SET version = $2, updated_at = $10, asset_bytes = asset_bytes + $6
          WHERE id = $1 AND version < $2 AND deleted_at IS NULL
       )
       SELECT EXISTS (SELECT 1 FROM uploads WHERE item_id = $1) AS known`,
