@@ -176,6 +176,15 @@ describe('item upload, end to end through the upload worker', () => {
     );
   });
 
+  it('answers 404 to an abort of a deleted item', async () => {
+    const collectionId = await createCollection();
+    const descriptor = await createItem({ parentId: collectionId, size: 100 });
+    expect((await call('DELETE', `/api/v1/portal/items/${descriptor.portalItemId}`)).status).toBe(200);
+    const aborted = await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/abort`);
+    expect(aborted.status).toBe(404);
+    expect(aborted.body.message).toMatch(/not found/);
+  });
+
   it('computes the collection extent from its ready items', async () => {
     const collectionId = await createCollection({ title: 'Extent' });
     const items = [

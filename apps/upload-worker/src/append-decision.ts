@@ -1,4 +1,5 @@
 import {
+  EVENT_SCHEMA_VERSION,
   ConcurrencyError,
   decide,
   DomainError,
@@ -10,9 +11,6 @@ import {
   type RecordedEvent,
 } from '@portal/domain';
 import { loadItem, type LoadedItem } from './item-stream.js';
-
-/** Events of the worker share the metadata schema of the API's (apps/api/src/commands/metadata.ts). */
-const SCHEMA_VERSION = 1;
 
 /** A conflict means someone else wrote the stream meanwhile; a few fresh reads settle any real race. */
 const MAX_DECISIONS = 5;
@@ -51,7 +49,7 @@ export function metadataOf(cause: Cause, now: Date): EventMetadata {
     causationId: cause.event?.id ?? null,
     requestId: cause.requestId ?? inherited?.requestId ?? null,
     occurredAt: now.toISOString(),
-    schemaVersion: SCHEMA_VERSION,
+    schemaVersion: EVENT_SCHEMA_VERSION,
   };
 }
 

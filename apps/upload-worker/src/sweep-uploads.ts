@@ -36,8 +36,10 @@ const UNDEFINED_TABLE = '42P01';
  * The repeatable `sweep-uploads` job: (a) aborts uploads open past their time to live (`UploadExpired`) and
  * uploads left open under a tombstone (`UploadAborted`); (b) enqueues again completions whose job was lost —
  * Redis here keeps nothing on disk, so a restart loses waiting jobs, and the event store is the truth.
- * The object store is cleaned before the event is appended: if the append fails, the next sweep repeats
- * an abort that is idempotent, and no upload is forgotten while still open.
+ * An expiry is recorded before S3 aborts the upload, so a completion racing the sweep loses (or wins) on
+ * the expected revision and S3 never drops an upload the item still accepts a completion for. Under a
+ * tombstone nobody can complete any more: S3 is cleaned first, and a failed append repeats an idempotent
+ * abort at the next sweep.
  */
 export async function sweepUploads(deps: SweepDependencies, sweepId: string): Promise<SweepReport> {
   const log = deps.logger.child({ jobId: sweepId });

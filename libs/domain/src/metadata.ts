@@ -1,3 +1,6 @@
+/** The metadata shape every writer (API, upload worker) records today; a new shape gets a new version. */
+export const EVENT_SCHEMA_VERSION = 1;
+
 /** Who and what caused an event. Stored beside every event; the audit trail reads it. */
 export interface EventMetadata {
   readonly actorId: string | null;

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { EventMetadata } from '@portal/domain';
+import { EVENT_SCHEMA_VERSION, type EventMetadata } from '@portal/domain';
 import { SAFE_REQUEST_ID } from '../http/request-logging.js';
-
-export const SCHEMA_VERSION = 1;
 
 /** Who caused the events of this request. Actors and organizations arrive with the identity issue. */
 export function metadataOf(req: Request, now: () => Date): EventMetadata {
@@ -18,6 +16,6 @@ export function metadataOf(req: Request, now: () => Date): EventMetadata {
     causationId: null,
     requestId,
     occurredAt: now().toISOString(),
-    schemaVersion: SCHEMA_VERSION,
+    schemaVersion: EVENT_SCHEMA_VERSION,
   };
 }

@@ -44,11 +44,14 @@ async function runUploadCommand(
     const object = await loadItem(deps, id);
     assertRevision(ifMatch, object.revision);
     const events = decide(command(object, await isAncestorDeleted(deps.eventStore, object)), object.state);
+    // Before the append: the cleanup `decide` allows for a deleted item's open upload is the sweep's to
+    // record (it aborts in S3 too); a client gets 404 and nothing is written.
+    const item = liveItemOf(object);
     const outcome = await appendDecision(deps, req, object.streamId, events, {
       expectedRevision: object.revision,
       currentRevision: object.revision,
     });
-    return { outcome, item: liveItemOf(object) };
+    return { outcome, item };
   });
 }
 

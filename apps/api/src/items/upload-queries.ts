@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { idSchema, type UploadStatusRecord } from '@portal/contracts';
+import { openUploadStatuses } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { idParamsSchema } from '../http/params.js';
@@ -8,15 +9,12 @@ import { parseInput } from '../http/validate.js';
 import { findAssetOfLiveItem } from '../read-model/asset-rows.js';
 import { findUploadOfLiveItem } from '../read-model/upload-rows.js';
 
-/** Statuses whose multipart upload is still open in the object store. */
-const OPEN = new Set(['uploading', 'processing', 'failed']);
-
 /** `GET .../upload`: the read model's view, with the parts the object store holds while it is open. */
 export function uploadStatus(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
     const row = requireFound(await findUploadOfLiveItem(deps.pool, id), `item ${id}`);
-    const parts = OPEN.has(row.status)
+    const parts = openUploadStatuses.includes(row.status)
       ? ((await deps.objectStore.listParts(row.key, row.upload_id)) ?? [])
       : [];
     const answer: UploadStatusRecord = {
@@ -24,7 +22,7 @@ export function uploadStatus(deps: ApiDependencies): RequestHandler {
       uploadId: row.upload_id,
       bucket: row.bucket,
       key: row.key,
-      status: row.status as UploadStatusRecord['status'],
+      status: row.status,
       statusMessage: row.status_message,
       partSize: Number(row.part_size),
       partCount: row.part_count,

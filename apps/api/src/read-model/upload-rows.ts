@@ -1,3 +1,4 @@
+import type { UploadStatus } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 
 /** A row of `read.uploads` as pg returns it (bigint as text). */
@@ -11,7 +12,8 @@ export interface UploadRow {
   readonly size_bytes: string | null;
   readonly file_name: string | null;
   readonly content_type: string | null;
-  readonly status: string;
+  /** The projector writes only the domain's upload statuses here. */
+  readonly status: UploadStatus;
   readonly status_message: string | null;
   readonly expires_at: Date;
   readonly completion_requested_at: Date | null;

@@ -122,3 +122,6 @@ export type ItemEvent =
 /** An item's status (DESIGN.md §6); catalogs and collections are always `ready`. */
 export const uploadStatuses = ['uploading', 'processing', 'ready', 'failed', 'aborted', 'expired'] as const;
 export type UploadStatus = (typeof uploadStatuses)[number];
+
+/** Statuses whose multipart upload is still open in the object store. */
+export const openUploadStatuses: readonly UploadStatus[] = ['uploading', 'processing', 'failed'];

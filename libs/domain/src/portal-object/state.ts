@@ -1,4 +1,5 @@
 import type { PortalObjectChanges, PortalObjectEvent } from './events.js';
+import { openUploadStatuses } from './item-events.js';
 import { evolveItem, type LiveItem } from './item-state.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 import { unreachable } from './unreachable.js';
@@ -108,7 +109,7 @@ export function foldState(events: Iterable<PortalObjectEvent>): PortalObjectStat
 /** A live object becomes a tombstone; an item keeps the id of an upload left open. */
 export function tombstoneOf(state: LivePortalObject): DeletedPortalObject {
   const tombstone = { status: 'deleted', id: state.id, kind: state.kind, parentId: state.parentId } as const;
-  const open = state.kind === 'item' && ['uploading', 'processing', 'failed'].includes(state.uploadStatus);
+  const open = state.kind === 'item' && openUploadStatuses.includes(state.uploadStatus);
   return open ? { ...tombstone, openUploadId: state.upload.uploadId } : tombstone;
 }
 
