@@ -5,6 +5,7 @@
  */
 import { ensureEventStoreSchema } from '@portal/eventstore';
 import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
+import { authSchemaSql } from '../apps/api/src/auth/auth-schema.js';
 import { idempotencySchemaSql } from '../apps/api/src/http/idempotency.js';
 import { portalProjection } from '../apps/projector/src/portal-projection.js';
 import { ensureOperationsSchema, ensureReadSchema } from '../apps/projector/src/schemas.js';
@@ -20,6 +21,7 @@ try {
   await ensureReadSchema(pool, { schema: 'read', projection: portalProjection });
   await ensureOperationsSchema(pool, { schema: 'projector' });
   await applySchema(pool, 'api', idempotencySchemaSql);
+  await applySchema(pool, 'auth', authSchemaSql);
   logger.info('schemas are up to date');
 } finally {
   await pool.end();

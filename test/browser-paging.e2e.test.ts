@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserChildren, BrowserNode } from '@portal/contracts';
 import { createMany, pageAll, waitForProjection, type CreateCommand } from './support/browser-tree.js';
 import { call, createCatalog } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 const CHILDREN = 10_000;
 

@@ -15,6 +15,10 @@ import {
   type CreateCommand,
 } from './support/browser-tree.js';
 import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 interface Crumb {
   id: string;

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { catalogPageSchema, catalogRecordSchema, createdObjectSchema } from '@portal/contracts';
 import { call, createCatalog, expectMatchesContract, link } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 describe('catalogs', () => {
   it('creates a catalog and reads it back at once', async () => {

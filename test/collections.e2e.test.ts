@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { collectionRecordSchema } from '@portal/contracts';
 import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 describe('collections', () => {
   it('answers the contract collection record with absolute links', async () => {

@@ -4,6 +4,10 @@ import { inventoryPageSchema, type InventoryEntry, type InventoryPage } from '@p
 import { createMany, pageAll, waitForProjection } from './support/browser-tree.js';
 import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
 import { createItem, fileOf, uploadParts, waitForStatus } from './support/uploads.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 const inventory = (query = '', headers: Record<string, string> = {}) =>
   call<InventoryPage>('GET', `/api/v1/portal/inventory/${query}`, { headers });

@@ -12,6 +12,10 @@ import {
   uploadParts,
   waitForStatus,
 } from './support/uploads.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 describe('item upload, end to end through the upload worker', () => {
   it('uploads a file in parts through presigned URLs and serves the same bytes once ready', async () => {

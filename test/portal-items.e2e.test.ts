@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { portalItemRecordSchema } from '@portal/contracts';
 import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 describe('portal items: every kind through one path', () => {
   it('answers the portal item record for a catalog, resolving links to portal objects', async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readinessSchema, serviceDescriptionSchema } from '@portal/contracts';
 import { call, expectMatchesContract } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+// Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
+useSignedInCaller();
 
 describe('service description and health', () => {
   it('describes the service at / with links', async () => {

@@ -1,25 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonResponse } from './support/http.js';
+import { pipelineKeyAt } from './support/auth.js';
+import { callAt as callStack, type JsonResponse } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { fileOf, partOf, putPart, type Descriptor } from './support/uploads.js';
 
 /** These tests need stacks of their own (a short upload lifetime, a dead object store), so they speak to them directly. */
+const credentials = new WeakMap<Stack, Promise<Record<string, string>>>();
+
+/** A call to the stack as a pipeline with an owner-role API key of a user signed up there. */
 async function callAt<T = Record<string, unknown>>(
   stack: Stack,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<JsonResponse<T>> {
-  const response = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  let headers = credentials.get(stack);
+  if (!headers) {
+    headers = pipelineKeyAt(stack.baseUrl);
+    credentials.set(stack, headers);
+  }
+  return callStack<T>(stack.baseUrl, method, path, {
+    headers: await headers,
+    ...(body === undefined ? {} : { body }),
   });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
 }
 
 async function collectionIn(stack: Stack): Promise<string> {

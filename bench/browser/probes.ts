@@ -1,4 +1,5 @@
 import { inventoryQuerySchema, type InventoryQuery } from '@portal/contracts';
+import { anonymous, callerPrincipals } from '@portal/domain';
 import type pg from 'pg';
 import { breadcrumbsOf } from '../../apps/api/src/browser/breadcrumbs.js';
 import { findNode, listNodes } from '../../apps/api/src/browser/node-queries.js';
@@ -18,6 +19,8 @@ export interface View {
 export const BREADCRUMB_DEPTH = 20;
 export const PATH_DEPTH = 10;
 export const CHILDREN_PAGE = 100;
+/** The SQL probes read as the HTTP probes do: without a credential. */
+const principals = callerPrincipals(anonymous);
 
 function at<T>(items: readonly T[], sequence: number): T {
   const item = items[sequence % items.length];
@@ -67,7 +70,10 @@ export function views(options: {
       name,
       http: get(baseUrl, () => `/api/v1/portal/inventory/?${new URLSearchParams(query).toString()}`),
       sql: async () => {
-        const [page] = await Promise.all([inventoryPage(pool, parsed), inventoryTotals(pool, parsed)]);
+        const [page] = await Promise.all([
+          inventoryPage(pool, parsed, principals),
+          inventoryTotals(pool, parsed, principals),
+        ]);
         return page.items.length > 0;
       },
     };
@@ -82,13 +88,13 @@ export function views(options: {
       sql: async (sequence) => {
         const cursor = at(childCursors, sequence);
         const [node, page] = await Promise.all([
-          findNode(pool, wide),
-          listNodes(pool, wide, {
-            limit: CHILDREN_PAGE,
-            sort: 'kind',
-            order: 'asc',
-            ...(cursor === null ? {} : { cursor }),
-          }),
+          findNode(pool, wide, principals),
+          listNodes(
+            pool,
+            wide,
+            { limit: CHILDREN_PAGE, sort: 'kind', order: 'asc', ...(cursor === null ? {} : { cursor }) },
+            principals,
+          ),
         ]);
         return node !== null && page.rows.length > 0;
       },
@@ -97,7 +103,7 @@ export function views(options: {
       name: `breadcrumbs at depth ${BREADCRUMB_DEPTH}`,
       http: get(baseUrl, (sequence) => `/api/v1/browser/nodes/${at(crumbIds, sequence)}/breadcrumbs`),
       sql: async (sequence) =>
-        (await breadcrumbsOf(pool, at(crumbIds, sequence)))?.length === BREADCRUMB_DEPTH,
+        (await breadcrumbsOf(pool, at(crumbIds, sequence), principals))?.length === BREADCRUMB_DEPTH,
     },
     {
       name: `path lookup at depth ${PATH_DEPTH} (with its first 50 children)`,
@@ -106,14 +112,14 @@ export function views(options: {
         (sequence) => `/api/v1/browser/path/${at(paths, sequence).map(encodeURIComponent).join('/')}`,
       ),
       sql: async (sequence) => {
-        const node = await resolvePath(pool, at(paths, sequence));
-        await listNodes(pool, node.id, { limit: 50, sort: 'kind', order: 'asc' });
+        const node = await resolvePath(pool, at(paths, sequence), principals, null);
+        await listNodes(pool, node.id, { limit: 50, sort: 'kind', order: 'asc' }, principals);
         return node.depth === PATH_DEPTH;
       },
     },
     inventory('inventory, first page: kind=item&status=ready', { kind: 'item', status: 'ready' }),
     inventory(`inventory, first page: q=${SEARCH_WORD}`, { q: SEARCH_WORD }),
-    // Totals counted per request here (the maintained ones are portal-wide): O(children).
+    // Totals are counted per request among the visible matches (docs/decisions.md, "Browsing").
     inventory('inventory, first page: parentId=<the wide node>', { parentId: wide }),
   ];
 }

@@ -34,6 +34,15 @@ export const CHAIN_DEPTH = 24;
 export const CHAINS = 8;
 /** One object in this many mentions the search word in its description. */
 const SEARCH_WORD_EVERY = 1000;
+/**
+ * One organization owns the seeded portal, and every object is public: the probes read as an anonymous
+ * visitor of a public portal, so visibility filtering is part of every figure.
+ */
+const BENCH_ACCESS = {
+  orgId: '00000000-0000-4000-8000-00000000b0b0',
+  visibility: 'public',
+  createdBy: '00000000-0000-4000-8000-00000000b0b1',
+} as const;
 export const SEARCH_WORD = 'glacier';
 
 export interface TreeTargets {
@@ -157,7 +166,7 @@ export class TreeGenerator {
   private *catalog(id: string, parentId: string | null, title: string): Generator<SeedEvent> {
     yield this.row('catalog', id, 0, {
       type: 'CatalogCreated',
-      data: { id, title, description: this.description(), parentId, links: [] },
+      data: { id, title, description: this.description(), parentId, links: [], ...BENCH_ACCESS },
     });
     this.created('catalog');
   }
@@ -174,6 +183,7 @@ export class TreeGenerator {
         license: 'CC-BY-4.0',
         keywords: ['raster'],
         extent: null,
+        ...BENCH_ACCESS,
       },
     });
     this.created('collection');
@@ -202,7 +212,7 @@ export class TreeGenerator {
     const description = this.description();
     yield this.row('item', id, 0, {
       type: 'ItemUploadStarted',
-      data: { id, title, description, parentId, links: [], metadata, upload },
+      data: { id, title, description, parentId, links: [], metadata, upload, ...BENCH_ACCESS },
     });
     this.created('item');
     const roll = this.random.next();

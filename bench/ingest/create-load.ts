@@ -20,6 +20,8 @@ export interface LoadPlan {
   readonly creates: number;
   /** Collections go under these catalogs, round robin. */
   readonly parentCatalogIds: readonly string[];
+  /** The pipeline's `Authorization` header (bench/support/pipeline-credential.ts). */
+  readonly credential: Record<string, string>;
   /** Makes titles unique across runs, so the projector's slug fast path applies as in real ingest. */
   readonly tag: string;
 }
@@ -78,7 +80,11 @@ async function sendCreate(
 
 /** `clients` loops, each sending its next create as soon as the previous one answered. */
 export async function runCreateLoad(plan: LoadPlan): Promise<LoadOutcome> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...plan.credential,
+  };
   if (plan.mode === 'async') headers.prefer = 'respond-async';
   const samples: CreateSample[] = [];
   let next = 0;

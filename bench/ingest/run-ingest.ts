@@ -2,6 +2,7 @@ import { comparePositions, parsePosition, type Position } from '@portal/domain';
 import pg from 'pg';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
 import { analyzePeriodically } from '../support/periodic-analyze.js';
+import { pipelineCredential } from '../support/pipeline-credential.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 import { runCreateLoad, type CreateSample, type IngestMode, type LoadPlan } from './create-load.js';
 import { ProjectionArrivals } from './projection-arrivals.js';
@@ -59,6 +60,7 @@ function newestPosition(samples: readonly CreateSample[]): Position | null {
 /** Accepted asynchronously, then awaited: right after start-up the projector may still be booting. */
 async function createParentCatalogs(
   baseUrl: string,
+  credential: Record<string, string>,
   count: number,
   arrivals: ProjectionArrivals,
 ): Promise<string[]> {
@@ -67,7 +69,7 @@ async function createParentCatalogs(
   for (let index = 0; index < count; index += 1) {
     const response = await fetch(`${baseUrl}/api/v1/portal/catalogs/create`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', prefer: 'respond-async' },
+      headers: { 'content-type': 'application/json', prefer: 'respond-async', ...credential },
       body: JSON.stringify({
         title: `Bench parent ${Date.now()} ${index}`,
         description: 'Parent',
@@ -141,13 +143,20 @@ export async function runIngest(
       ? analyzePeriodically(analyzer, options.analyzeEveryMs)
       : () => Promise.resolve();
   try {
-    const parentCatalogIds = await createParentCatalogs(target.baseUrl, options.parents, arrivals);
+    const credential = await pipelineCredential(target.baseUrl);
+    const parentCatalogIds = await createParentCatalogs(
+      target.baseUrl,
+      credential,
+      options.parents,
+      arrivals,
+    );
     const plan = (mode: IngestMode, clients: number, creates: number, tag: string): LoadPlan => ({
       baseUrl: target.baseUrl,
       mode,
       clients,
       creates,
       parentCatalogIds,
+      credential,
       tag,
     });
     if (options.warmup > 0) {

@@ -1,6 +1,13 @@
-import type { PortalKind, PortalObjectEvent } from '@portal/domain';
+import type { CreatedAccess, PortalKind, PortalObjectEvent } from '@portal/domain';
 import type { SeededRandom } from './seeded-random.js';
 import { descriptionOf, extentOf, keywordsOf, licenseOf, linksOf, titleOf } from './synthetic-content.js';
+
+/** One organization owns the synthetic portal; its objects are visible to its members. */
+const syntheticAccess: CreatedAccess = {
+  orgId: '00000000-0000-4000-8000-0000000000a1',
+  visibility: 'org',
+  createdBy: '00000000-0000-4000-8000-0000000000a2',
+};
 
 export interface GeneratedEvent {
   readonly streamId: string;
@@ -217,13 +224,14 @@ export class SyntheticPortal {
     title: string;
     description: string;
     links: ReturnType<typeof linksOf>;
-  } {
+  } & CreatedAccess {
     const label = this.kindOf(index) === 'catalog' ? 'Catalog' : 'Collection';
     return {
       id: this.idOf(index),
       title: titleOf(label, index, 0),
       description: descriptionOf(index, 0),
       links: linksOf(index, 0),
+      ...syntheticAccess,
     };
   }
 

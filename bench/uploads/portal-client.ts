@@ -31,7 +31,11 @@ export interface UploadedPart {
 
 /** The HTTP calls a client of the service makes to upload a file; node's fetch, keep-alive, loopback. */
 export class PortalClient {
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    /** The pipeline's credential (bench/support/pipeline-credential.ts). */
+    private readonly credential: Record<string, string>,
+  ) {}
 
   async createCollection(title: string): Promise<string> {
     const answer = await this.call('POST', '/api/v1/portal/collections/create', {
@@ -95,7 +99,7 @@ export class PortalClient {
   ): Promise<{ status: number; body: unknown }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...this.credential },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

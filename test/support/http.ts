@@ -6,11 +6,20 @@ export interface JsonResponse<T = unknown> {
   readonly body: T;
 }
 
-/** One HTTP call to the running stack; the body is parsed as JSON when there is one. */
-export async function call<T = Record<string, unknown>>(
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** `'anonymous'` sends no credential even when the file has a signed-in default (`useSignedInCaller`). */
+  as?: 'anonymous';
+}
+
+/** One HTTP call to a stack at `baseUrl`, exactly as given; the body is parsed as JSON when there is one. */
+export async function callAt<T = Record<string, unknown>>(
+  baseUrl: string,
   method: string,
   path: string,
-  options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: CallOptions = {},
 ): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let body: string | undefined = options.rawBody;
@@ -18,13 +27,48 @@ export async function call<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${inject('baseUrl')}${path}`, {
+  // Redirects are answers too (an asset download is a 302): the test sees them, it does not follow them.
+  const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers,
+    redirect: 'manual',
     ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+  const json = text !== '' && (response.headers.get('content-type') ?? '').includes('json');
+  return { status: response.status, headers: response.headers, body: (json ? JSON.parse(text) : null) as T };
+}
+
+// Each test file runs in its own module graph, so this default is the file's own.
+let defaultCredential: Record<string, string> | null = null;
+
+/** Headers every `call` of this test file sends unless it names a credential or asks for `anonymous`. */
+export function setDefaultCredential(headers: Record<string, string> | null): void {
+  defaultCredential = headers;
+}
+
+/** The file's default credential headers (none when the file has no signed-in default). */
+export function defaultCredentialHeaders(): Record<string, string> {
+  return defaultCredential ?? {};
+}
+
+function namesCredential(headers: Record<string, string> = {}): boolean {
+  return Object.keys(headers).some((name) => ['authorization', 'cookie'].includes(name.toLowerCase()));
+}
+
+/**
+ * One HTTP call to the shared stack. It carries the file's default credential (see
+ * `useSignedInCaller` in auth.ts) unless the call names its own or asks for `as: 'anonymous'`.
+ */
+export async function call<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<JsonResponse<T>> {
+  const useDefault =
+    defaultCredential !== null && options.as !== 'anonymous' && !namesCredential(options.headers);
+  const headers = useDefault ? { ...defaultCredential, ...options.headers } : options.headers;
+  return callAt<T>(inject('baseUrl'), method, path, { ...options, ...(headers ? { headers } : {}) });
 }
 
 export function link(overrides: Record<string, unknown> = {}) {

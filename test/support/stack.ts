@@ -14,6 +14,9 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** The stacks' JWT key; tests mint expired tokens with it (support/tokens.ts). */
+export const E2E_JWT_SECRET = 'e2e-only-jwt-secret-0123456789abcdef';
+
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const STARTUP_TIMEOUT_MS = 60_000;
 
@@ -115,6 +118,15 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     PROJECTOR_BATCH_SIZE: '200',
     // Stacks share one Redis: each gets its own queues, so no worker takes another stack's jobs.
     QUEUE_PREFIX: `portal-e2e-${new URL(databaseUrl).pathname.slice(1)}`,
+    // The tests are the proxy: a test may name its client address with X-Forwarded-For, so the sign-in
+    // rate limit of one test's address does not lock every other test (all on 127.0.0.1) out.
+    TRUST_PROXY: 'loopback',
+    // Every e2e file signs its users up from 127.0.0.1; auth.e2e tests the sign-up limit on a stack of its own.
+    SIGN_UP_MAX_PER_ADDRESS: '1000000',
+    // A browser app's origin the CORS and CSRF tests can name.
+    CORS_ORIGINS: 'http://portal-app.test',
+    // Known to the tests, so they can forge what an attacker cannot: an expired token with the right key.
+    JWT_SECRET: E2E_JWT_SECRET,
     ...extraEnv,
   };
   await migrate(env);

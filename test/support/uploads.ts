@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { call } from './http.js';
+import { call, defaultCredentialHeaders } from './http.js';
 
 export const MIB = 1024 ** 2;
 
@@ -87,8 +87,11 @@ export async function waitForStatus(
 }
 
 /** Follows an asset's href like a browser: a redirect to a presigned GET, then the bytes. */
-export async function download(href: string): Promise<{ redirect: Response; bytes: Buffer }> {
-  const redirect = await fetch(href, { redirect: 'manual' });
+export async function download(
+  href: string,
+  headers: Record<string, string> = defaultCredentialHeaders(),
+): Promise<{ redirect: Response; bytes: Buffer }> {
+  const redirect = await fetch(href, { redirect: 'manual', headers });
   const location = redirect.headers.get('location');
   if (redirect.status !== 302 || !location)
     throw new Error(`download: ${redirect.status} ${await redirect.text()}`);

@@ -1,5 +1,11 @@
+import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { ApiDependencies } from './dependencies.js';
+import { authenticate } from './auth/authenticate.js';
+import { cors } from './auth/cors.js';
+import { csrfProtection } from './auth/csrf.js';
+import { authRoutes } from './auth/routes.js';
+import { userRoutes } from './auth/user-routes.js';
 import { browserRoutes } from './browser/routes.js';
 import { catalogRoutes } from './catalogs/routes.js';
 import { collectionRoutes } from './collections/routes.js';
@@ -12,17 +18,24 @@ import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
 import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
-import { notImplementedRoutes } from './service/not-implemented.js';
 import { serviceRoutes } from './service/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
+  app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestLogging(deps.logger));
+  app.use(cors(deps.config));
+  app.use(cookieParser());
+  app.use(authenticate(deps));
+  app.use(csrfProtection(deps.config));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   app.use(minPositionGate(deps.projection, deps.config.PROJECTION_WAIT_MS));
 
   app.use(healthRoutes(deps));
+  app.use(authRoutes(deps));
+  app.use(userRoutes(deps));
   app.use(serviceRoutes(deps));
   app.use(catalogRoutes(deps));
   app.use(collectionRoutes(deps));
@@ -30,7 +43,6 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(inventoryRoutes(deps));
   // Before the portal item routes, so `items/create` is not read as an item id.
   app.use(itemRoutes(deps));
-  app.use(notImplementedRoutes());
   app.use(portalItemRoutes(deps));
 
   app.use((req, _res, next) => {

@@ -3,6 +3,7 @@ import type { Config, Logger, Pool } from '@portal/platform';
 import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import type { ProjectionWaiter } from './projection/projection-waiter.js';
 import type { ReadinessCheck } from './health/readiness.js';
+import type { AuthServices } from './auth/auth-services.js';
 
 /** Everything the routes need, built once in `main.ts` and passed down; tests build their own. */
 export interface ApiDependencies {
@@ -15,6 +16,8 @@ export interface ApiDependencies {
   /** Where completions go for the upload worker. */
   readonly uploadQueue: Pick<UploadQueue, 'enqueueCompletion'>;
   readonly readinessChecks: readonly ReadinessCheck[];
+  /** JWT issuer, sign-in rate limiter, the dummy password hash. */
+  readonly auth: AuthServices;
   readonly now: () => Date;
   readonly newId: () => string;
 }

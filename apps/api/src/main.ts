@@ -5,6 +5,8 @@ import { createEventStore } from '@portal/eventstore';
 import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
+import { authSchemaSql } from './auth/auth-schema.js';
+import { createAuthServices } from './auth/auth-services.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
@@ -26,12 +28,15 @@ const eventStore = await createEventStore({
     : {}),
 });
 await applySchema(pool, 'api', idempotencySchemaSql);
+await applySchema(pool, 'auth', authSchemaSql);
 const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger);
 await projection.start();
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
 redis.on('error', (error) => {
   logger.warn({ err: error }, 'redis connection problem');
 });
+// Sign-in rate limits share this connection: a lost Redis fails a sign-in quickly (503) rather than hang it.
+const auth = createAuthServices(config, logger, redis);
 const objectStore = new S3ObjectStore(s3SettingsOf(config));
 // Its own connection: BullMQ's producer may block briefly, and a lost Redis must fail an enqueue quickly
 // (the completion is recorded; the worker's sweep enqueues it again) instead of holding the request.
@@ -62,6 +67,7 @@ const app = createApp({
     s3Check(objectStore),
     uploadWorkerCheck(redis, config.QUEUE_PREFIX),
   ],
+  auth,
   now: () => new Date(),
   newId: randomUUID,
 });

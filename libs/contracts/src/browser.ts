@@ -17,8 +17,9 @@ export const browserNodeSchema = z.object({
   createdAt: timestampSchema,
   parentId: idSchema.nullable(),
   depth: z.int().min(1).meta({ description: '1 at the root level.' }),
-  path: z.string().meta({
-    description: 'Slash-separated slugs from the root level down to this node: the `browser/path` of it.',
+  path: z.string().nullable().meta({
+    description:
+      'Slash-separated slugs from the root level down to this node: the `browser/path` of it. `null` when an ancestor is not visible to the caller.',
   }),
 });
 export type BrowserNode = z.infer<typeof browserNodeSchema>;
@@ -38,7 +39,10 @@ export const breadcrumbSchema = z.object({
   kind: portalKindSchema,
   title: z.string(),
   slug: z.string(),
-  path: z.string().meta({ description: 'Slash-separated slugs from the root level down to this crumb.' }),
+  path: z.string().nullable().meta({
+    description:
+      'Slash-separated slugs from the root level down to this crumb; `null` below an ancestor the caller cannot see (left out of the list).',
+  }),
 });
 export type Breadcrumb = z.infer<typeof breadcrumbSchema>;
 

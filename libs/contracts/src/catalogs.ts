@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createVisibilitySchema } from './access.js';
 import {
   idSchema,
   listQuerySchema,
@@ -18,6 +19,7 @@ export const createCatalogBodySchema = strictObject(
     description: descriptionSchema,
     parentId: parentIdSchema.exactOptional(),
     links: linksSchema,
+    visibility: createVisibilitySchema,
   },
   'a JSON object (the request body)',
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createVisibilitySchema } from './access.js';
 import { idSchema } from './common.js';
 import { collectionExtentRecordSchema, collectionExtentSchema } from './extent.js';
 import { collectionLinkSchema, linksSchema } from './link.js';
@@ -31,6 +32,7 @@ export const createCollectionBodySchema = strictObject(
     extent: collectionExtentSchema
       .exactOptional()
       .meta({ description: 'When absent, computed from the ready items below the collection.' }),
+    visibility: createVisibilitySchema,
   },
   'a JSON object (the request body)',
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createVisibilitySchema } from './access.js';
 import { idSchema } from './common.js';
 import { linksSchema } from './link.js';
 import { boundedArray, boundedText, expected, strictObject } from './messages.js';
@@ -56,6 +57,7 @@ export const createItemBodySchema = strictObject(
       .exactOptional()
       .meta({ description: "Media type of the file (RFC 9110), stored as the object's Content-Type." }),
     ...itemMetadataShape,
+    visibility: createVisibilitySchema,
   },
   'a JSON object (the request body)',
   // Last: zod 4 refuses to extend a refined object. The cross-field rules of the datetimes.

@@ -16,6 +16,12 @@ export const domainErrorCodes = [
   'INVALID_COMMAND',
   /** The object exists but is not in a state the command applies to (an upload already complete). */
   'INVALID_STATE',
+  /** A move would take an object into another organization's tree; objects never change organization. */
+  'ORGANIZATION_MISMATCH',
+  /** No credential, or one that is not valid (401). */
+  'UNAUTHENTICATED',
+  /** A valid caller without the right to do this (403); never used for objects they cannot see. */
+  'FORBIDDEN',
 ] as const;
 
 export type DomainErrorCode = (typeof domainErrorCodes)[number];

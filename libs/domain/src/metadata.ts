@@ -1,5 +1,9 @@
-/** The metadata shape every writer (API, upload worker) records today; a new shape gets a new version. */
-export const EVENT_SCHEMA_VERSION = 1;
+/**
+ * The shape every writer (API, upload worker) records today; a new shape gets a new version.
+ * 2: create events carry `orgId`, `visibility` and `createdBy` (version 1 events are upcast on read,
+ * `upcastPortalObjectEvent`).
+ */
+export const EVENT_SCHEMA_VERSION = 2;
 
 /** Who and what caused an event. Stored beside every event; the audit trail reads it. */
 export interface EventMetadata {

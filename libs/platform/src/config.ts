@@ -8,6 +8,34 @@ const booleanText = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+/** `https://app.example.org`: a scheme, a host and an optional port; nothing else (what `Origin` sends). */
+const originText = z
+  .string()
+  .regex(/^https?:\/\/[^/?#\s]+$/, { error: 'each origin must be scheme://host[:port], without a path' });
+
+/** Comma-separated origins; blanks between commas are ignored. */
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin.length > 0),
+  )
+  .pipe(z.array(originText));
+
+/**
+ * Express's `trust proxy`: `false` (the default: the client is the peer), `true` (any proxy), a hop
+ * count, or a comma list of addresses, subnets and names express knows (`loopback`, `10.0.0.0/8`).
+ */
+const trustProxyText = z.string().transform((value): boolean | number | string[] => {
+  const text = value.trim();
+  if (text === 'false' || text === '0' || text === '') return false;
+  if (text === 'true') return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  return text.split(',').map((entry) => entry.trim());
+});
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -65,6 +93,32 @@ export const configSchema = z.object({
     .default(1024 * 1024),
   /** Events per projector transaction. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /**
+   * HS256 key of the JWTs `/api/auth/token` issues. Required in production (the API refuses to start
+   * without it); elsewhere a random key per process is used, with a warning.
+   */
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  JWT_ISSUER: z.string().min(1).default('portal-catalog-service'),
+  JWT_AUDIENCE: z.string().min(1).default('portal-catalog-service'),
+  /** Lifetime of a session (the `session` cookie); sign-out ends it earlier. */
+  SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(365 * 86_400)
+    .default(30 * 86_400),
+  /** Browser origins allowed to call the API with credentials (CORS) and to send cookie writes (CSRF). */
+  CORS_ORIGINS: originList.default([]),
+  TRUST_PROXY: trustProxyText.default(false),
+  /** Failed sign-ins per email, and per client address, within the window before `429`. */
+  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10_000).default(10),
+  SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Sign-ups (each a 32 MiB scrypt hash, a user and an organization) per client address in the window. */
+  SIGN_UP_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  SIGN_UP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** log2 of scrypt's N for new password hashes (15: 32 MiB); stored hashes keep their own. */
+  PASSWORD_SCRYPT_COST: z.coerce.number().int().min(10).max(20).default(15),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -6,20 +6,30 @@ export type { Logger } from 'pino';
 const redactPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
   'res.headers["set-cookie"]',
   '*.password',
+  '*.passwordHash',
   '*.token',
+  '*.csrfToken',
   '*.secret',
   '*.accessToken',
   'config.S3_SECRET_ACCESS_KEY',
+  'config.JWT_SECRET',
 ];
 
-export function createLogger(options: { name: string; level: string }): Logger {
-  return pino({
+/** `destination`: where lines go instead of stdout (tests read them). */
+export function createLogger(options: {
+  name: string;
+  level: string;
+  destination?: DestinationStream;
+}): Logger {
+  const settings = {
     name: options.name,
     level: options.level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     base: { app: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

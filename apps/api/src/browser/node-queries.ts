@@ -5,7 +5,7 @@ import { ancestorPathSelect, browserNode, nodeColumns, type NodeRow } from './no
 import { kindRanges, pageStatement } from './page-query.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from './query-params.js';
-import { visibleObject } from './visibility.js';
+import { visibleObject, type Principals } from './visibility.js';
 
 /** One page of nodes under a parent: its order, size, position and filters. */
 export interface NodeListing extends Ordering {
@@ -28,20 +28,22 @@ export interface NodePage {
 }
 
 /**
- * The children of `parentId` (`null`: the root level), each page a few index range scans: by kind or
- * title, one range of `(parent_id, kind, title, id)` per kind, merged; by time, one range of
- * `(parent_id, created_at | updated_at, id)`. The filters and the keyset condition sit on the same index.
+ * The children of `parentId` (`null`: the root level) that the caller can see, each page a few index
+ * range scans: by kind or title, one range of `(parent_id, kind, title, id)` per kind, merged; by time,
+ * one range of `(parent_id, created_at | updated_at, id)`. The filters, the visibility and the keyset
+ * condition sit on the same range (hidden children are read and skipped, never counted into the page).
  */
 export async function listNodes(
   pool: Pool,
   parentId: string | null,
   listing: NodeListing,
+  principals: Principals,
 ): Promise<NodePage> {
   const params = new QueryParams();
   // Decoded first: a bad cursor answers 400 without a query.
   const after = listing.cursor === undefined ? null : decodeKeysetCursor(listing.cursor, listing);
   const conditions = [
-    visibleObject('o', params),
+    visibleObject('o', principals, params),
     parentId === null ? 'o.parent_id IS NULL' : `o.parent_id = ${params.add(parentId, 'uuid')}`,
   ];
   // By kind or title the order is `portal_objects_parent`'s (after the parent), kind first.
@@ -51,7 +53,7 @@ export async function listNodes(
   if (listing.status) conditions.push(oneOf('o.status', listing.status, params));
   const text = pageStatement(
     {
-      select: nodeColumns('o'),
+      select: nodeColumns('o', principals, params),
       conditions,
       ordering: listing,
       after,
@@ -69,14 +71,14 @@ export async function listNodes(
   };
 }
 
-/** A visible node with its path, or `null` (404 upstream). */
-export async function findNode(pool: Pool, id: string): Promise<BrowserNode | null> {
+/** A node the caller can see, with its path, or `null` (404 upstream, as for an unknown id). */
+export async function findNode(pool: Pool, id: string, principals: Principals): Promise<BrowserNode | null> {
   const params = new QueryParams();
-  const result = await pool.query<NodeRow & { ancestor_path: string }>(
+  const result = await pool.query<NodeRow & { ancestor_path: string | null }>(
     prepared(
-      `SELECT ${nodeColumns('o')}, ${ancestorPathSelect('o')}
+      `SELECT ${nodeColumns('o', principals, params)}, ${ancestorPathSelect('o', principals, params)}
          FROM read.portal_objects o
-        WHERE o.id = ${params.add(id, 'uuid')} AND ${visibleObject('o', params)}`,
+        WHERE o.id = ${params.add(id, 'uuid')} AND ${visibleObject('o', principals, params)}`,
       params.values,
     ),
   );

@@ -1,10 +1,18 @@
 import type { BrowserNode, PortalItemStatus, PortalKind } from '@portal/contracts';
+import type { QueryParams } from './query-params.js';
+import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
 
-/** The columns of a browser node, as every browser query selects them from `read.portal_objects`. */
-export const nodeColumns = (alias: string): string =>
-  ['id', 'kind', 'status', 'title', 'slug', 'parent_id', 'depth', 'child_count', 'created_at', 'updated_at']
-    .map((column) => `${alias}.${column}`)
-    .join(', ');
+/**
+ * The columns of a browser node, as every browser query selects them from `read.portal_objects`;
+ * `child_count` is the number of children the caller can see.
+ */
+export function nodeColumns(alias: string, principals: Principals, params: QueryParams): string {
+  const stored = ['id', 'kind', 'status', 'title', 'slug', 'parent_id', 'depth', 'created_at', 'updated_at'];
+  return [
+    ...stored.map((column) => `${alias}.${column}`),
+    `${visibleChildCount(alias, principals, params)} AS child_count`,
+  ].join(', ');
+}
 
 export interface NodeRow {
   readonly id: string;
@@ -14,6 +22,7 @@ export interface NodeRow {
   readonly slug: string;
   readonly parent_id: string | null;
   readonly depth: number;
+  /** Children the caller can see. */
   readonly child_count: number;
   readonly created_at: Date;
   readonly updated_at: Date;
@@ -21,19 +30,26 @@ export interface NodeRow {
 
 /**
  * Slugs of the node's ancestors joined from the root level down, by primary key (the node's
- * `ancestor_ids` is its materialized path); empty at the root level.
+ * `ancestor_ids` is its materialized path); empty at the root level. `NULL` when the caller cannot see
+ * one of them: a path through a hidden object would name it (slugs come from titles), and the path
+ * lookup could not follow it anyway.
  */
-export const ancestorPathSelect = (alias: string): string => `
-  (SELECT COALESCE(string_agg(a.slug, '/' ORDER BY u.ord), '')
+export function ancestorPathSelect(alias: string, principals: Principals, params: QueryParams): string {
+  return `
+  (SELECT CASE WHEN bool_and(${visibleObject('a', principals, params)}) IS NOT FALSE
+               THEN COALESCE(string_agg(a.slug, '/' ORDER BY u.ord), '') END
      FROM unnest(${alias}.ancestor_ids) WITH ORDINALITY AS u(id, ord)
      JOIN read.portal_objects a ON a.id = u.id) AS ancestor_path`;
+}
 
-export function joinPath(parentPath: string, slug: string): string {
+/** `null` when the parent has no path the caller may know (see `ancestorPathSelect`). */
+export function joinPath(parentPath: string | null, slug: string): string | null {
+  if (parentPath === null) return null;
   return parentPath === '' ? slug : `${parentPath}/${slug}`;
 }
 
-/** `parentPath`: the path of the node's parent ('' at the root level). */
-export function browserNode(row: NodeRow, parentPath: string): BrowserNode {
+/** `parentPath`: the path of the node's parent ('' at the root level, `null` when hidden). */
+export function browserNode(row: NodeRow, parentPath: string | null): BrowserNode {
   return {
     id: row.id,
     kind: row.kind,

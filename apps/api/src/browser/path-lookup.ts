@@ -5,7 +5,7 @@ import { HttpProblem } from '../http/problem.js';
 import { browserNode, type NodeRow } from './node-rows.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from './query-params.js';
-import { visibleObject } from './visibility.js';
+import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
 
 /**
  * The slugs of a `browser/path/*path` request, as express decoded them (percent-encoding undone, split
@@ -33,29 +33,44 @@ function badPath(reason: string): HttpProblem {
   return new HttpProblem(400, `path ${reason}`, 'INVALID_PATH');
 }
 
-const NO_PARENT = "'00000000-0000-0000-0000-000000000000'::uuid";
+const NO_SCOPE = "'00000000-0000-0000-0000-000000000000'::uuid";
 
 /**
- * Walks the slugs down from the root level in one recursive statement, one lookup per level on the
- * sibling-slug unique index (hence the same `COALESCE(parent_id, …)` expression), and returns the
- * deepest node reached: the node itself, or where the walk stopped.
+ * Walks the slugs down from the root level in one recursive statement and returns the deepest node
+ * reached: the node itself, or where the walk stopped. Only through objects the caller can see: a
+ * hidden one stops the walk exactly where a missing one would.
+ *
+ * Root-level slugs are unique per organization only, so the first slug may name several root nodes the
+ * caller can see (public catalogs of two organizations): the walk takes one, the caller's active
+ * organization's if it has one, else the oldest (`created_at`, then `id`), and goes on below it alone
+ * (one lookup on `portal_objects_root_slug`). Below a parent, siblings are unique by slug: one lookup per
+ * level on the sibling-slug unique index, hence its very expression, in which the parent's id stands
+ * (objects' and organizations' ids are distinct UUIDs, so a root-level row never matches there).
  */
-async function walk(pool: Pool, slugs: readonly string[]) {
+async function walk(
+  pool: Pool,
+  slugs: readonly string[],
+  principals: Principals,
+  activeOrgId: string | null,
+) {
   const params = new QueryParams();
   const path = params.add(slugs, 'text[]');
+  const preferredOrg = params.add(activeOrgId, 'uuid');
   const result = await pool.query<NodeRow & { level: number }>(
     prepared(
       `WITH RECURSIVE walk(id, level) AS (
-         SELECT o.id, 1 FROM read.portal_objects o
-          WHERE COALESCE(o.parent_id, ${NO_PARENT}) = ${NO_PARENT} AND o.slug = (${path})[1]
-            AND ${visibleObject('o', params)}
+         (SELECT o.id, 1 FROM read.portal_objects o
+           WHERE o.parent_id IS NULL AND o.slug = (${path})[1] AND ${visibleObject('o', principals, params)}
+           ORDER BY (o.org_id = ${preferredOrg}) IS TRUE DESC, o.created_at, o.id
+           LIMIT 1)
          UNION ALL
          SELECT o.id, w.level + 1 FROM walk w
-           JOIN read.portal_objects o ON COALESCE(o.parent_id, ${NO_PARENT}) = w.id AND o.slug = (${path})[w.level + 1]
-          WHERE w.level < cardinality(${path}) AND ${visibleObject('o', params)}
+           JOIN read.portal_objects o
+             ON COALESCE(o.parent_id, o.org_id, ${NO_SCOPE}) = w.id AND o.slug = (${path})[w.level + 1]
+          WHERE w.level < cardinality(${path}) AND ${visibleObject('o', principals, params)}
        )
-       SELECT w.level, o.id, o.kind, o.status, o.title, o.slug, o.parent_id, o.depth, o.child_count,
-              o.created_at, o.updated_at
+       SELECT w.level, o.id, o.kind, o.status, o.title, o.slug, o.parent_id, o.depth,
+              ${visibleChildCount('o', principals, params)} AS child_count, o.created_at, o.updated_at
          FROM walk w JOIN read.portal_objects o ON o.id = w.id
         ORDER BY w.level DESC
         LIMIT 1`,
@@ -70,9 +85,18 @@ function shortened(text: string): string {
   return text.length <= 100 ? text : `${text.slice(0, 99)}…`;
 }
 
-/** The node at the slug path; 404 naming the first segment that names no visible node. */
-export async function resolvePath(pool: Pool, slugs: readonly string[]): Promise<BrowserNode> {
-  const reached = await walk(pool, slugs);
+/**
+ * The node at the slug path; 404 naming the first segment that names no node the caller can see, with
+ * the same words whether it is missing or hidden. `activeOrgId` (the caller's active organization, or
+ * `null`) decides between root-level nodes of several organizations that share the first slug.
+ */
+export async function resolvePath(
+  pool: Pool,
+  slugs: readonly string[],
+  principals: Principals,
+  activeOrgId: string | null,
+): Promise<BrowserNode> {
+  const reached = await walk(pool, slugs, principals, activeOrgId);
   const resolved = reached?.level ?? 0;
   if (reached && resolved === slugs.length) return browserNode(reached, slugs.slice(0, -1).join('/'));
   const missing = shortened(slugs[resolved] ?? '');

@@ -10,6 +10,7 @@ import {
   type BrowserNode,
   type BrowserPathQuery,
 } from '@portal/contracts';
+import { callerOf, principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
 import { route } from '../http/routes.js';
@@ -51,7 +52,12 @@ function rootHandler(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const query = parseInput(browserRootQuerySchema, req.query, 'query');
     // DESIGN: root-level nodes in the explorer's order, kind (catalogs first) then title.
-    const page = await listNodes(deps.pool, null, { ...query, sort: 'kind', order: 'asc' });
+    const page = await listNodes(
+      deps.pool,
+      null,
+      { ...query, sort: 'kind', order: 'asc' },
+      principalsOf(req),
+    );
     res.json({
       items: page.rows.map((row) => browserNode(row, '')),
       next: page.next,
@@ -81,10 +87,12 @@ function nodeRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { nodeId } = parseInput(nodeParamsSchema, req.params, 'path');
       const query = parseInput(browserChildrenQuerySchema, req.query, 'query');
-      // Independent reads: both in flight at once, one round trip for the client.
+      const principals = principalsOf(req);
+      // Independent reads: both in flight at once, one round trip for the client. Children of a node the
+      // caller cannot see are never shown: the 404 below answers instead of the page.
       const [node, page] = await Promise.all([
-        findNode(deps.pool, nodeId),
-        listNodes(deps.pool, nodeId, query),
+        findNode(deps.pool, nodeId, principals),
+        listNodes(deps.pool, nodeId, query, principals),
       ]);
       if (!node) throw nodeNotFound(nodeId);
       res.json(childrenView(deps, req, node, page, query));
@@ -93,7 +101,7 @@ function nodeRoutes(deps: ApiDependencies): Router {
   route(router, '/nodes/:nodeId/breadcrumbs', {
     get: async (req, res) => {
       const { nodeId } = parseInput(nodeParamsSchema, req.params, 'path');
-      const items = await breadcrumbsOf(deps.pool, nodeId);
+      const items = await breadcrumbsOf(deps.pool, nodeId, principalsOf(req));
       if (!items) throw nodeNotFound(nodeId);
       res.json({ items });
     },
@@ -102,8 +110,9 @@ function nodeRoutes(deps: ApiDependencies): Router {
     const { path } = parseInput(pathParamsSchema, { path: req.params.path ?? [] }, 'path');
     const slugs = slugSegments(path);
     const query = parseInput(browserPathQuerySchema, req.query, 'query');
-    const node = await resolvePath(deps.pool, slugs);
-    const page = await listNodes(deps.pool, node.id, query);
+    const principals = principalsOf(req);
+    const node = await resolvePath(deps.pool, slugs, principals, callerOf(req).orgId);
+    const page = await listNodes(deps.pool, node.id, query, principals);
     res.json(childrenView(deps, req, node, page, query));
   };
   // `path/` with nothing after it does not match the wildcard: answer the same 400 as an empty segment.

@@ -1,11 +1,14 @@
 import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
 import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
 import {
-  findLiveObject,
-  portalObjectColumns,
+  findVisibleObject,
+  visibleObjectColumns,
   type PortalObjectRow,
 } from '../read-model/portal-object-rows.js';
 
+/** `childCount`: the children the caller can see (the row is read with `visibleObjectColumns`). */
 export function catalogRecord(row: PortalObjectRow) {
   return {
     id: row.id,
@@ -23,12 +26,16 @@ export function catalogRecord(row: PortalObjectRow) {
   };
 }
 
-export async function getCatalog(pool: Pool, id: string) {
-  const row = await findLiveObject(pool, id, 'catalog');
+/** A catalog the caller can see, or `null` (404, the same for a hidden one as for an unknown one). */
+export async function getCatalog(pool: Pool, id: string, principals: Principals) {
+  const row = await findVisibleObject(pool, id, principals, 'catalog');
   return row ? catalogRecord(row) : null;
 }
 
-/** Every live catalog, oldest first, keyset-paginated on (created_at, id); `parentId` narrows to children. */
+/**
+ * The catalogs the caller can see, oldest first, keyset-paginated on (created_at, id); `parentId`
+ * narrows to children.
+ */
 export async function listCatalogs(
   pool: Pool,
   query: {
@@ -36,16 +43,23 @@ export async function listCatalogs(
     readonly cursor?: string | undefined;
     readonly parentId?: string | undefined;
   },
+  principals: Principals,
 ) {
   const after = query.cursor === undefined ? null : decodeTimeIdCursor(query.cursor);
+  const params = new QueryParams();
+  const conditions = [`o.kind = 'catalog'`, visibleObject('o', principals, params)];
+  if (query.parentId !== undefined) conditions.push(`o.parent_id = ${params.add(query.parentId, 'uuid')}`);
+  if (after !== null) {
+    conditions.push(
+      `(o.created_at, o.id) > (${params.add(after.at, 'timestamptz')}, ${params.add(after.id, 'uuid')})`,
+    );
+  }
   const result = await pool.query<PortalObjectRow>(
-    `SELECT ${portalObjectColumns} FROM read.portal_objects
-     WHERE kind = 'catalog' AND deleted_at IS NULL
-       AND ($1::uuid IS NULL OR parent_id = $1)
-       AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
-     ORDER BY created_at, id
-     LIMIT $4`,
-    [query.parentId ?? null, after?.at ?? null, after?.id ?? null, query.limit + 1],
+    `SELECT ${visibleObjectColumns('o', principals, params)} FROM read.portal_objects o
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY o.created_at, o.id
+      LIMIT ${params.add(query.limit + 1, 'int')}`,
+    params.values,
   );
   const page = result.rows.slice(0, query.limit);
   const last = page.at(-1);

@@ -1,8 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { createCatalogBodySchema, type CreateCatalogBody } from '@portal/contracts';
-import { decide, initialState, streamIdOf } from '@portal/domain';
+import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
+import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
 import { lookupParent } from '../commands/portal-object-repository.js';
 import { parseInput } from '../http/validate.js';
 
@@ -10,14 +12,23 @@ import { parseInput } from '../http/validate.js';
 export async function runCreateCatalog(
   deps: ApiDependencies,
   req: Request,
+  caller: Caller,
   body: CreateCatalogBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  const id = deps.newId();
   const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
+  requireCreateRights(caller, 'catalog', parent);
+  const id = deps.newId();
   const events = decide(
     {
       type: 'CreateCatalog',
-      data: { id, title: body.title, description: body.description, links: body.links, parent },
+      data: {
+        id,
+        title: body.title,
+        description: body.description,
+        links: body.links,
+        parent: parent?.lookup ?? null,
+        access: newObjectAccess(caller, body.visibility),
+      },
     },
     initialState,
   );
@@ -31,7 +42,8 @@ export async function runCreateCatalog(
 export function createCatalog(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const body = parseInput(createCatalogBodySchema, req.body, 'catalog');
-    const { id, outcome } = await runCreateCatalog(deps, req, body);
+    const caller = await commandCaller(deps, req);
+    const { id, outcome } = await runCreateCatalog(deps, req, caller, body);
     res.setHeader('Location', `/api/v1/portal/catalogs/${id}`);
     await respondToCommand(deps, req, res, outcome, { status: 201, body: { portalItemId: id } });
   };

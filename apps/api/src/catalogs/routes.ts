@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { listCatalogsQuerySchema } from '@portal/contracts';
 import { idParamsSchema } from '../http/params.js';
+import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { idempotency } from '../http/idempotency.js';
 import { route } from '../http/routes.js';
@@ -17,7 +18,7 @@ export function catalogRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/portal/catalogs/', {
     get: async (req, res) => {
       const query = parseInput(listCatalogsQuerySchema, req.query, 'query');
-      const page = await listCatalogs(deps.pool, query);
+      const page = await listCatalogs(deps.pool, query, principalsOf(req));
       res.json(listPage(req, deps.config, page));
     },
     delete: deleteCatalogs(deps),
@@ -25,7 +26,7 @@ export function catalogRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/portal/catalogs/:id', {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');
-      res.json(requireFound(await getCatalog(deps.pool, id), `catalog ${id}`));
+      res.json(requireFound(await getCatalog(deps.pool, id, principalsOf(req)), `catalog ${id}`));
     },
   });
   return router;

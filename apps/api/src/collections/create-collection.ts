@@ -1,8 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import { createCollectionBodySchema, type CreateCollectionBody } from '@portal/contracts';
-import { decide, initialState, streamIdOf } from '@portal/domain';
+import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
+import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
 import { lookupParent } from '../commands/portal-object-repository.js';
 import { parseInput } from '../http/validate.js';
 
@@ -10,10 +12,12 @@ import { parseInput } from '../http/validate.js';
 export async function runCreateCollection(
   deps: ApiDependencies,
   req: Request,
+  caller: Caller,
   body: CreateCollectionBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  const id = deps.newId();
   const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
+  requireCreateRights(caller, 'collection', parent);
+  const id = deps.newId();
   const { title, description, links, license, keywords, extent } = body;
   const events = decide(
     {
@@ -23,7 +27,8 @@ export async function runCreateCollection(
         title,
         description,
         links,
-        parent,
+        parent: parent?.lookup ?? null,
+        access: newObjectAccess(caller, body.visibility),
         ...(license === undefined ? {} : { license }),
         ...(keywords === undefined ? {} : { keywords }),
         ...(extent === undefined ? {} : { extent }),
@@ -41,7 +46,8 @@ export async function runCreateCollection(
 export function createCollection(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const body = parseInput(createCollectionBodySchema, req.body, 'collection');
-    const { id, outcome } = await runCreateCollection(deps, req, body);
+    const caller = await commandCaller(deps, req);
+    const { id, outcome } = await runCreateCollection(deps, req, caller, body);
     res.setHeader('Location', `/api/v1/collections/${id}`);
     await respondToCommand(deps, req, res, outcome, { status: 201, body: { portalItemId: id } });
   };

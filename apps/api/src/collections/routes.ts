@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { idParamsSchema } from '../http/params.js';
+import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
@@ -7,7 +8,7 @@ import { etagOf } from '../http/consistency.js';
 import { idempotency } from '../http/idempotency.js';
 import { route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findLiveObject } from '../read-model/portal-object-rows.js';
+import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { collectionRecord } from './collection-record.js';
 import { createCollection } from './create-collection.js';
 
@@ -19,7 +20,10 @@ export function collectionRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/collections/:id', {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');
-      const row = requireFound(await findLiveObject(deps.pool, id, 'collection'), `collection ${id}`);
+      const row = requireFound(
+        await findVisibleObject(deps.pool, id, principalsOf(req), 'collection'),
+        `collection ${id}`,
+      );
       res.setHeader('ETag', etagOf(BigInt(row.version)));
       res.json(collectionRecord(row, baseUrlOf(req, deps.config)));
     },

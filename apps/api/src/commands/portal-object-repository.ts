@@ -3,6 +3,7 @@ import {
   MAX_DEPTH,
   streamIdOf,
   type EventStore,
+  type ObjectAccess,
   type ParentLookup,
   type PortalKind,
   type PortalObjectEvent,
@@ -39,47 +40,86 @@ export async function loadObject(
   return null;
 }
 
+/** Where an object sits, as the event store has it: what every command on it needs to know. */
+export interface Placement {
+  /** An ancestor carries a tombstone (or is missing): a recursive delete above took the object along. */
+  readonly ancestorDeleted: boolean;
+  /** The object itself or an ancestor carries a tombstone: commands refuse it as gone. */
+  readonly deleted: boolean;
+  /**
+   * The access facts of every object from the root level down to this one, for `grantsOf`; tombstones
+   * keep theirs, so a deleted object is refused as missing to whoever could not read it. `null` only when
+   * an ancestor's stream is missing (a broken store): nothing to grant anything on.
+   */
+  readonly accessPath: readonly ObjectAccess[] | null;
+}
+
+/** A prospective parent, with what the permission check needs beside the tree rules. */
+export interface FoundParent {
+  readonly lookup: ParentLookup;
+  /** The parent's access path, deleted or not; `null` when it (or an ancestor's stream) is missing. */
+  readonly accessPath: readonly ObjectAccess[] | null;
+}
+
+interface Ancestry {
+  /** Ids from the root level down to the first parent. */
+  readonly ancestorIds: string[];
+  /** An ancestor carries a tombstone or is missing. */
+  readonly deleted: boolean;
+  /** The ancestors' access, root level first, tombstones' included; `null` when one is missing. */
+  readonly access: ObjectAccess[] | null;
+}
+
 /**
  * Walks the parent chain through the event store (never the read models, which may lag), so hierarchy
- * rules are checked against the truth. The first parent may be a catalog or a collection (an item's);
- * every ancestor above a collection or catalog is a catalog.
+ * and permission rules are checked against the truth. The first parent may be a catalog or a
+ * collection (an item's); every ancestor above a collection or catalog is a catalog.
  */
-async function walkAncestors(
-  store: EventStore,
-  firstParentId: string | null,
-): Promise<{ ancestorIds: string[]; deleted: boolean }> {
+async function walkAncestors(store: EventStore, firstParentId: string | null): Promise<Ancestry> {
   const ancestorIds: string[] = [];
+  const access: ObjectAccess[] = [];
   let deleted = false;
   let current = firstParentId;
   while (current !== null && ancestorIds.length <= MAX_DEPTH) {
     const kinds: PortalKind[] = ancestorIds.length === 0 ? ['catalog', 'collection'] : ['catalog'];
     const ancestor = await loadObject(store, current, kinds);
     ancestorIds.unshift(current);
-    if (!ancestor) {
-      deleted = true;
-      break;
-    }
+    if (!ancestor) return { ancestorIds, deleted: true, access: null };
+    access.unshift(ancestor.state.access);
     deleted ||= ancestor.state.status === 'deleted';
     current = ancestor.state.parentId;
   }
-  return { ancestorIds, deleted };
+  return { ancestorIds, deleted, access };
 }
 
-export async function lookupParent(store: EventStore, parentId: string): Promise<ParentLookup> {
+function pathTo(above: Ancestry, own: ObjectAccess): readonly ObjectAccess[] | null {
+  return above.access === null ? null : [...above.access, own];
+}
+
+export async function lookupParent(store: EventStore, parentId: string): Promise<FoundParent> {
   const parent = await loadObject(store, parentId, ['catalog', 'collection']);
-  if (!parent) return { found: false, id: parentId };
+  if (!parent) return { lookup: { found: false, id: parentId }, accessPath: null };
   const above = await walkAncestors(store, parent.state.parentId);
   return {
-    found: true,
-    id: parentId,
-    kind: parent.kind,
-    depth: above.ancestorIds.length + 1,
-    ancestorIds: above.ancestorIds,
-    deleted: parent.state.status === 'deleted' || above.deleted,
+    lookup: {
+      found: true,
+      id: parentId,
+      kind: parent.kind,
+      depth: above.ancestorIds.length + 1,
+      ancestorIds: above.ancestorIds,
+      deleted: parent.state.status === 'deleted' || above.deleted,
+      orgId: parent.state.access.orgId,
+    },
+    accessPath: pathTo(above, parent.state.access),
   };
 }
 
-/** Whether a recursive delete above the object tombstoned it along with its subtree. */
-export async function isAncestorDeleted(store: EventStore, object: LoadedObject): Promise<boolean> {
-  return (await walkAncestors(store, object.state.parentId)).deleted;
+/** The object's ancestry: whether it or a recursive delete above it made it gone, and its access path. */
+export async function placementOf(store: EventStore, object: LoadedObject): Promise<Placement> {
+  const above = await walkAncestors(store, object.state.parentId);
+  return {
+    ancestorDeleted: above.deleted,
+    deleted: object.state.status === 'deleted' || above.deleted,
+    accessPath: pathTo(above, object.state.access),
+  };
 }

@@ -17,6 +17,9 @@ const statusOfDomainCode: Record<DomainErrorCode, number> = {
   STALE_REVISION: 412,
   INVALID_COMMAND: 400,
   INVALID_STATE: 409,
+  ORGANIZATION_MISMATCH: 409,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
 };
 
 /** Errors raised by express's own body parser carry `type` and `status`. */

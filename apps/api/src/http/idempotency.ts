@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Logger, Pool } from '@portal/platform';
+import { callerOf } from '../auth/caller.js';
 import { HttpProblem } from './problem.js';
 
 /** How long a key is remembered; a pipeline retrying later than this creates anew. */
@@ -70,7 +71,10 @@ export function idempotency(pool: Pool): RequestHandler {
     if (key.length < 1 || key.length > 255) {
       throw new HttpProblem(400, 'Idempotency-Key must be 1 to 255 characters', 'INVALID_IDEMPOTENCY_KEY');
     }
-    const scope = `${req.method} ${req.baseUrl}${req.path}`;
+    // Keys are the caller's own: another caller's request with the same key and body runs (and is
+    // checked) on its own, and never gets the first caller's response replayed.
+    const caller = callerOf(req);
+    const scope = `${caller.userId ?? 'anonymous'} ${caller.orgId ?? '-'} ${req.method} ${req.baseUrl}${req.path}`;
     const requestHash = createHash('sha256')
       .update(JSON.stringify(req.body ?? null))
       .digest('hex');

@@ -2,7 +2,7 @@ import type { InventoryQuery, PortalKind } from '@portal/contracts';
 import { kindRanges } from '../browser/page-query.js';
 import { oneOf } from '../browser/node-queries.js';
 import type { QueryParams } from '../browser/query-params.js';
-import { visibleObject } from '../browser/visibility.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
 import { containsText } from './text-search.js';
 
 /**
@@ -18,16 +18,18 @@ export function inventoryRanges(query: InventoryQuery): PortalKind[] | null {
 }
 
 /**
- * The objects an inventory request covers, for its page and its totals alike. `kindInRanges`: the page
- * puts the kind filter in its per-kind ranges, so it is left out here.
+ * The objects an inventory request covers, for its page and its counted totals: those the caller can see
+ * among the matches. `kindInRanges`: the page puts the kind filter in its per-kind ranges, so it is left
+ * out here.
  */
 export function inventoryConditions(
   alias: string,
   query: InventoryQuery,
+  principals: Principals,
   params: QueryParams,
   options: { readonly kindInRanges: boolean } = { kindInRanges: false },
 ): string[] {
-  const conditions = [visibleObject(alias, params)];
+  const conditions = [visibleObject(alias, principals, params)];
   // Without a parent the page walks one of the portal-wide `portal_objects_inventory_*` indexes, which
   // only a query stating `depth >= 1` (true of every row) may use; with one, the `(parent_id, …)` indexes.
   conditions.push(
@@ -39,9 +41,4 @@ export function inventoryConditions(
   if (query.status) conditions.push(oneOf(`${alias}.status`, query.status, params));
   if (query.q !== undefined) conditions.push(containsText(alias, query.q, params));
   return conditions;
-}
-
-/** Whether the maintained totals table can answer: it is kept per organization, kind and status only. */
-export function totalsFromTable(query: InventoryQuery): boolean {
-  return query.parentId === undefined && query.q === undefined;
 }

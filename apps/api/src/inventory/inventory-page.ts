@@ -3,6 +3,7 @@ import type { Pool } from '@portal/platform';
 import { cursorOf, decodeKeysetCursor, type KeyedRow } from '../browser/keyset.js';
 import { pageStatement } from '../browser/page-query.js';
 import { QueryParams } from '../browser/query-params.js';
+import { visibleChildCount, type Principals } from '../browser/visibility.js';
 import { inventoryConditions, inventoryRanges } from './inventory-filter.js';
 
 interface EntryRow extends KeyedRow {
@@ -38,25 +39,26 @@ function inventoryEntry(row: EntryRow): InventoryEntry {
 }
 
 /**
- * One page of the flat inventory: without `q`, a few index range scans merged in order (see
- * `inventoryRanges`); with `q`, the trigram index's matches, sorted. The assets' bytes are summed for
- * the page's rows only.
+ * One page of the flat inventory, of the objects the caller can see: without `q`, a few index range
+ * scans merged in order (see `inventoryRanges`); with `q`, the trigram index's matches, sorted. The
+ * assets' bytes are summed for the page's rows only; `childCount` counts the children the caller can see.
  */
 export async function inventoryPage(
   pool: Pool,
   query: InventoryQuery,
+  principals: Principals,
 ): Promise<{ items: InventoryEntry[]; next: string | null }> {
   const params = new QueryParams();
   const after = query.cursor === undefined ? null : decodeKeysetCursor(query.cursor, query);
   const perKind = inventoryRanges(query);
   const text = pageStatement(
     {
-      select: `o.id, o.kind, o.status, o.title, o.description, o.slug, o.parent_id, o.depth, o.child_count,
-               o.created_at, o.updated_at,
+      select: `o.id, o.kind, o.status, o.title, o.description, o.slug, o.parent_id, o.depth,
+               ${visibleChildCount('o', principals, params)} AS child_count, o.created_at, o.updated_at,
                CASE WHEN o.kind = 'item'
                     THEN COALESCE((SELECT sum(a.size_bytes) FROM read.assets a WHERE a.item_id = o.id), 0)
                     ELSE 0 END::text AS asset_bytes`,
-      conditions: inventoryConditions('o', query, params, { kindInRanges: perKind !== null }),
+      conditions: inventoryConditions('o', query, principals, params, { kindInRanges: perKind !== null }),
       ordering: query,
       after,
       rows: query.limit + 1,

@@ -9,8 +9,8 @@ import {
 import type { Pool } from '@portal/platform';
 import { oneOf } from '../browser/node-queries.js';
 import { QueryParams } from '../browser/query-params.js';
-import { visibleTotals } from '../browser/visibility.js';
-import { inventoryConditions, totalsFromTable } from './inventory-filter.js';
+import type { Principals } from '../browser/visibility.js';
+import { inventoryConditions } from './inventory-filter.js';
 
 interface BucketRow {
   readonly kind: PortalKind;
@@ -20,16 +20,33 @@ interface BucketRow {
   readonly bytes: string;
 }
 
-/** From `read.inventory_totals`, which the projector keeps per organization, kind and status: a few rows. */
-async function maintainedBuckets(pool: Pool, query: InventoryQuery): Promise<BucketRow[]> {
+/**
+ * Whether `read.inventory_totals` answers the request: it holds the live objects per `read_principals`,
+ * kind and status, so it knows nothing of the other filters (`q`, `parentId`).
+ */
+function totalsTableAnswers(query: InventoryQuery): boolean {
+  return query.q === undefined && query.parentId === undefined;
+}
+
+/**
+ * Summed from `read.inventory_totals`: every live object is counted in the one row of its own
+ * `read_principals`, kind and status, and the caller sees it exactly when those principals overlap the
+ * caller's, so the rows that overlap hold what the caller sees, each object once. A few rows (the
+ * distinct principal sets), whatever the number of objects (docs/decisions.md, "Browsing").
+ */
+async function summedBuckets(
+  pool: Pool,
+  query: InventoryQuery,
+  principals: Principals,
+): Promise<BucketRow[]> {
   const params = new QueryParams();
-  const where = [visibleTotals('t', params)];
-  if (query.kind) where.push(oneOf('t.kind', query.kind, params));
-  if (query.status) where.push(oneOf('t.status', query.status, params));
+  const conditions = [`t.read_principals && ${params.addShared(principals, 'text[]')}`];
+  if (query.kind) conditions.push(oneOf('t.kind', query.kind, params));
+  if (query.status) conditions.push(oneOf('t.status', query.status, params));
   const result = await pool.query<BucketRow>(
     `SELECT t.kind, t.status, sum(t.object_count)::text AS objects, sum(t.asset_bytes)::text AS bytes
        FROM read.inventory_totals t
-      WHERE ${where.join(' AND ')}
+      WHERE ${conditions.join(' AND ')}
       GROUP BY t.kind, t.status`,
     params.values,
   );
@@ -37,13 +54,17 @@ async function maintainedBuckets(pool: Pool, query: InventoryQuery): Promise<Buc
 }
 
 /**
- * Counted for this request, for filters the table is not kept by (`parentId`, `q`): one scan of the
- * matching rows, which carry their assets' bytes (for a parent, an index-only scan of
- * `portal_objects_parent_totals`).
+ * Counted for this request among the rows the caller can see: one scan of the matching rows, which carry
+ * their assets' bytes (for a parent, its range of `portal_objects_parent_totals`; with `q`, the trigram
+ * index).
  */
-async function countedBuckets(pool: Pool, query: InventoryQuery): Promise<BucketRow[]> {
+async function countedBuckets(
+  pool: Pool,
+  query: InventoryQuery,
+  principals: Principals,
+): Promise<BucketRow[]> {
   const params = new QueryParams();
-  const matching = inventoryConditions('o', query, params).join(' AND ');
+  const matching = inventoryConditions('o', query, principals, params).join(' AND ');
   const result = await pool.query<BucketRow>(
     `SELECT o.kind, o.status, count(*)::text AS objects, sum(o.asset_bytes)::text AS bytes
        FROM read.portal_objects o
@@ -58,11 +79,15 @@ function zeroes<Key extends string>(keys: readonly Key[]): Record<Key, number> {
   return Object.fromEntries(keys.map((key) => [key, 0])) as Record<Key, number>;
 }
 
-/** Totals of everything the inventory request matches, whatever page it asks for. */
-export async function inventoryTotals(pool: Pool, query: InventoryQuery): Promise<InventoryTotals> {
-  const buckets = totalsFromTable(query)
-    ? await maintainedBuckets(pool, query)
-    : await countedBuckets(pool, query);
+/** Totals of everything the inventory request matches and the caller can see, whatever page it asks for. */
+export async function inventoryTotals(
+  pool: Pool,
+  query: InventoryQuery,
+  principals: Principals,
+): Promise<InventoryTotals> {
+  const buckets = totalsTableAnswers(query)
+    ? await summedBuckets(pool, query, principals)
+    : await countedBuckets(pool, query, principals);
   const totals: InventoryTotals = {
     objects: 0,
     byKind: zeroes(portalKinds),

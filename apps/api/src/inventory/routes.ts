@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { inventoryQuerySchema } from '@portal/contracts';
+import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { nextPageLinks } from '../browser/page-links.js';
 import { route } from '../http/routes.js';
@@ -12,10 +13,11 @@ export function inventoryRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/portal/inventory/', {
     get: async (req, res) => {
       const query = parseInput(inventoryQuerySchema, req.query, 'query');
+      const principals = principalsOf(req);
       // Independent reads: the page and the totals are in flight at once.
       const [page, totals] = await Promise.all([
-        inventoryPage(deps.pool, query),
-        inventoryTotals(deps.pool, query),
+        inventoryPage(deps.pool, query, principals),
+        inventoryTotals(deps.pool, query, principals),
       ]);
       const { limit, sort, order, kind, status, parentId, q } = query;
       res.json({

@@ -5,11 +5,14 @@ import {
   DomainError,
   initialState,
   streamIdOf,
+  type Caller,
   type ItemMetadata,
   type UploadPlan,
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
+import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
 import { lookupParent } from '../commands/portal-object-repository.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
@@ -29,12 +32,13 @@ function metadataOf(body: CreateItemBody): ItemMetadata {
 
 /**
  * Decides and appends a new item with its multipart upload; shared by the single create and the `POST /`
- * batch. The rules are checked before the object store is asked for an upload, so a refused request
- * leaves nothing behind; an append that fails after it aborts the upload again.
+ * batch. The rules (permissions included) are checked before the object store is asked for an upload,
+ * so a refused request leaves nothing behind; an append that fails after it aborts the upload again.
  */
 export async function runCreateItem(
   deps: ApiDependencies,
   req: Request,
+  caller: Caller,
   body: CreateItemBody,
 ): Promise<{ id: string; outcome: CommandOutcome; descriptor: UploadDescriptor }> {
   if (body.parentId === undefined) {
@@ -47,6 +51,7 @@ export async function runCreateItem(
   const id = deps.newId();
   const now = deps.now();
   const parent = await lookupParent(deps.eventStore, body.parentId);
+  requireCreateRights(caller, 'item', parent);
   const pending = pendingUploadPlan(deps.config, id, body, now);
   const command = (upload: UploadPlan) =>
     ({
@@ -58,7 +63,8 @@ export async function runCreateItem(
         links: body.links,
         metadata: metadataOf(body),
         upload,
-        parent,
+        parent: parent.lookup,
+        access: newObjectAccess(caller, body.visibility),
       },
     }) as const;
   decide(command({ ...pending, uploadId: '' }), initialState);
@@ -106,7 +112,8 @@ export async function runCreateItem(
 export function createItem(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const body = parseInput(createItemBodySchema, req.body, 'item');
-    const { id, outcome, descriptor } = await runCreateItem(deps, req, body);
+    const caller = await commandCaller(deps, req);
+    const { id, outcome, descriptor } = await runCreateItem(deps, req, caller, body);
     res.setHeader('Location', `/api/v1/portal/items/${id}`);
     await respondToCommand(deps, req, res, outcome, { status: 201, body: descriptor });
   };

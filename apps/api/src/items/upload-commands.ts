@@ -1,6 +1,13 @@
 import type { Request, RequestHandler } from 'express';
 import { completeUploadBodySchema, uploadUrlsBodySchema, type UploadUrls } from '@portal/contracts';
-import { checkPartUrlRequest, decide, DomainError, type ItemCommand, type LiveItem } from '@portal/domain';
+import {
+  checkPartUrlRequest,
+  decide,
+  DomainError,
+  type Caller,
+  type ItemCommand,
+  type LiveItem,
+} from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import {
   appendDecision,
@@ -10,14 +17,32 @@ import {
   respondToCommand,
   withOptimisticRetry,
 } from '../commands/execute.js';
-import { isAncestorDeleted, loadObject, type LoadedObject } from '../commands/portal-object-repository.js';
+import { commandCaller } from '../commands/command-caller.js';
+import { requireAccessTo } from '../commands/object-permissions.js';
+import {
+  loadObject,
+  placementOf,
+  type LoadedObject,
+  type Placement,
+} from '../commands/portal-object-repository.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
 import { urlLifetimeSeconds } from './upload-plan.js';
 
-async function loadItem(deps: ApiDependencies, id: string): Promise<LoadedObject> {
-  return requireFound(await loadObject(deps.eventStore, id, ['item']), `item ${id}`);
+/**
+ * The item an upload request is about, once the caller is known to have edit rights on it: uploading
+ * is changing it. An item the caller cannot read answers 404 like an unknown one.
+ */
+async function loadEditableItem(
+  deps: ApiDependencies,
+  caller: Caller,
+  id: string,
+): Promise<{ object: LoadedObject; placement: Placement }> {
+  const object = requireFound(await loadObject(deps.eventStore, id, ['item']), `item ${id}`);
+  const placement = await placementOf(deps.eventStore, object);
+  requireAccessTo(caller, placement, 'edit', `item ${id}`);
+  return { object, placement };
 }
 
 /** The item behind a command that `decide` accepted: only a live item gets that far. */
@@ -40,10 +65,11 @@ async function runUploadCommand(
   command: (object: LoadedObject, ancestorDeleted: boolean) => ItemCommand,
 ): Promise<{ outcome: CommandOutcome; item: LiveItem }> {
   const ifMatch = expectedRevisionFrom(req);
+  const caller = await commandCaller(deps, req);
   return withOptimisticRetry(ifMatch, async () => {
-    const object = await loadItem(deps, id);
+    const { object, placement } = await loadEditableItem(deps, caller, id);
     assertRevision(ifMatch, object.revision);
-    const events = decide(command(object, await isAncestorDeleted(deps.eventStore, object)), object.state);
+    const events = decide(command(object, placement.ancestorDeleted), object.state);
     // Before the append: the cleanup `decide` allows for a deleted item's open upload is the sweep's to
     // record (it aborts in S3 too); a client gets 404 and nothing is written.
     const item = liveItemOf(object);
@@ -117,12 +143,12 @@ export function freshUploadUrls(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
     const { partNumbers } = parseInput(uploadUrlsBodySchema, req.body, 'body');
-    const object = await loadItem(deps, id);
+    const { object, placement } = await loadEditableItem(deps, await commandCaller(deps, req), id);
     const now = deps.now();
     const item = checkPartUrlRequest(object.state, {
       id,
       partNumbers,
-      ancestorDeleted: await isAncestorDeleted(deps.eventStore, object),
+      ancestorDeleted: placement.ancestorDeleted,
       now: now.toISOString(),
     });
     const lifetime = urlLifetimeSeconds(deps.config, item.upload, now);

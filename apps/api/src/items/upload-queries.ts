@@ -2,18 +2,22 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { idSchema, type UploadStatusRecord } from '@portal/contracts';
 import { openUploadStatuses } from '@portal/domain';
+import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
-import { findAssetOfLiveItem } from '../read-model/asset-rows.js';
-import { findUploadOfLiveItem } from '../read-model/upload-rows.js';
+import { findAssetOfVisibleItem } from '../read-model/asset-rows.js';
+import { findUploadOfVisibleItem } from '../read-model/upload-rows.js';
 
-/** `GET .../upload`: the read model's view, with the parts the object store holds while it is open. */
+/**
+ * `GET .../upload`: the read model's view, with the parts the object store holds while it is open. A
+ * reader's view: 404 for an item the caller cannot see, as for an unknown one.
+ */
 export function uploadStatus(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
-    const row = requireFound(await findUploadOfLiveItem(deps.pool, id), `item ${id}`);
+    const row = requireFound(await findUploadOfVisibleItem(deps.pool, id, principalsOf(req)), `item ${id}`);
     const parts = openUploadStatuses.includes(row.status)
       ? ((await deps.objectStore.listParts(row.key, row.upload_id)) ?? [])
       : [];
@@ -42,13 +46,14 @@ const assetParamsSchema = z.object({ id: idSchema, assetId: idSchema });
 
 /**
  * An asset's `href`: redirects to a short-lived presigned GET, so the bytes never pass through the API.
- * The read model decides whether the caller may see the item (authorization joins it in SQL later).
+ * Whoever may read the item may download its assets; for anyone else it answers 404, as for an unknown
+ * asset, and no URL is signed.
  */
 export function downloadAsset(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { id, assetId } = parseInput(assetParamsSchema, req.params, 'path');
     const asset = requireFound(
-      await findAssetOfLiveItem(deps.pool, id, assetId),
+      await findAssetOfVisibleItem(deps.pool, id, assetId, principalsOf(req)),
       `asset ${assetId} of item ${id}`,
     );
     const url = await deps.objectStore.presignDownload(

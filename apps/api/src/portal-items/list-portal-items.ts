@@ -1,34 +1,37 @@
 import type { PortalItemListQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
 import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
-import { portalObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 
 /**
- * Live portal objects of any kind, oldest first, keyset-paginated on (created_at, id); `kind`, `status`
- * and `parentId` narrow it (a pipeline polling `?status=failed&kind=item`, a frontend listing a collection).
+ * Portal objects of any kind that the caller can see, oldest first, keyset-paginated on (created_at, id);
+ * `kind`, `status` and `parentId` narrow it (a pipeline polling `?status=failed&kind=item`, a frontend
+ * listing a collection).
  */
 export async function listPortalObjects(
   pool: Pool,
   query: PortalItemListQuery,
+  principals: Principals,
 ): Promise<{ rows: PortalObjectRow[]; next: string | null }> {
   const after = query.cursor === undefined ? null : decodeTimeIdCursor(query.cursor);
+  const params = new QueryParams();
+  const conditions = [visibleObject('o', principals, params)];
+  if (query.kind !== undefined) conditions.push(`o.kind = ${params.add(query.kind, 'text')}`);
+  if (query.status !== undefined) conditions.push(`o.status = ${params.add(query.status, 'text')}`);
+  if (query.parentId !== undefined) conditions.push(`o.parent_id = ${params.add(query.parentId, 'uuid')}`);
+  if (after !== null) {
+    conditions.push(
+      `(o.created_at, o.id) > (${params.add(after.at, 'timestamptz')}, ${params.add(after.id, 'uuid')})`,
+    );
+  }
   const result = await pool.query<PortalObjectRow>(
-    `SELECT ${portalObjectColumns} FROM read.portal_objects
-      WHERE deleted_at IS NULL
-        AND ($1::text IS NULL OR kind = $1)
-        AND ($2::text IS NULL OR status = $2)
-        AND ($3::uuid IS NULL OR parent_id = $3)
-        AND ($4::timestamptz IS NULL OR (created_at, id) > ($4::timestamptz, $5::uuid))
-      ORDER BY created_at, id
-      LIMIT $6`,
-    [
-      query.kind ?? null,
-      query.status ?? null,
-      query.parentId ?? null,
-      after?.at ?? null,
-      after?.id ?? null,
-      query.limit + 1,
-    ],
+    `SELECT ${visibleObjectColumns('o', principals, params)} FROM read.portal_objects o
+      WHERE ${conditions.join(' AND ')}
+      ORDER BY o.created_at, o.id
+      LIMIT ${params.add(query.limit + 1, 'int')}`,
+    params.values,
   );
   const rows = result.rows.slice(0, query.limit);
   const last = rows.at(-1);

@@ -1,8 +1,9 @@
 import type { Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import type { Principals } from '../browser/visibility.js';
 import { extentOf } from '../collections/collection-record.js';
 import { findAssetsOf, type AssetRow } from '../read-model/asset-rows.js';
-import { findLiveObjects, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { findVisibleObjects, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 
 /** Link target types that may point at another portal object (DESIGN.md §7). */
 const PORTAL_TARGET_TYPES = new Set(['catalog', 'collection', 'item', 'portal-item']);
@@ -70,18 +71,24 @@ function kindFields(row: PortalObjectRow) {
 }
 
 /**
- * The contract's portal item record for each row, any kind, in three queries however many rows: the
- * rows themselves (given), their linked objects and their assets. Linked objects that do not exist are
- * left out of `linksPortalItems`.
+ * The contract's portal item record for each row (rows the caller can see), any kind, in three queries
+ * however many rows: the rows themselves (given), their linked objects and their assets. Linked objects
+ * that do not exist or that the caller cannot see are left out of `linksPortalItems` (the same to the
+ * caller); `links` stays as its author wrote it.
  */
-export async function portalItemRecords(pool: Pool, rows: readonly PortalObjectRow[], baseUrl: string) {
+export async function portalItemRecords(
+  pool: Pool,
+  rows: readonly PortalObjectRow[],
+  baseUrl: string,
+  principals: Principals,
+) {
   const linkedIdsOf = (row: PortalObjectRow) => [
     ...new Set(row.links.map((link) => linkedObjectId(link, baseUrl)).filter((id) => id !== null)),
   ];
   const allLinked = [...new Set(rows.flatMap(linkedIdsOf))];
   const itemIds = rows.filter((row) => row.kind === 'item').map((row) => row.id);
   const [linkedRows, assets] = await Promise.all([
-    findLiveObjects(pool, allLinked),
+    findVisibleObjects(pool, allLinked, principals),
     findAssetsOf(pool, itemIds),
   ]);
   const linked = new Map(linkedRows.map((target) => [target.id, target]));
@@ -102,8 +109,13 @@ export async function portalItemRecords(pool: Pool, rows: readonly PortalObjectR
   }));
 }
 
-export async function portalItemRecord(pool: Pool, row: PortalObjectRow, baseUrl: string) {
-  const [record] = await portalItemRecords(pool, [row], baseUrl);
+export async function portalItemRecord(
+  pool: Pool,
+  row: PortalObjectRow,
+  baseUrl: string,
+  principals: Principals,
+) {
+  const [record] = await portalItemRecords(pool, [row], baseUrl, principals);
   if (!record) throw new Error(`no record built for ${row.id}`);
   return record;
 }

@@ -1,13 +1,15 @@
 import { Router } from 'express';
 import { portalItemListQuerySchema } from '@portal/contracts';
 import { idParamsSchema } from '../http/params.js';
+import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findLiveObject } from '../read-model/portal-object-rows.js';
+import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { accessRoutes } from '../access/routes.js';
 import { deletePortalItem, movePortalItem, updatePortalItem } from './change-portal-item.js';
 import { listPage } from '../http/list-page.js';
 import { listPortalObjects } from './list-portal-items.js';
@@ -18,21 +20,24 @@ export function portalItemRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/portal/items/', {
     get: async (req, res) => {
       const query = parseInput(portalItemListQuerySchema, req.query, 'query');
-      const { rows, next } = await listPortalObjects(deps.pool, query);
-      const items = await portalItemRecords(deps.pool, rows, baseUrlOf(req, deps.config));
+      const principals = principalsOf(req);
+      const { rows, next } = await listPortalObjects(deps.pool, query, principals);
+      const items = await portalItemRecords(deps.pool, rows, baseUrlOf(req, deps.config), principals);
       res.json(listPage(req, deps.config, { items, next }));
     },
   });
   route(router, '/api/v1/portal/items/:id', {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');
-      const row = requireFound(await findLiveObject(deps.pool, id), `portal item ${id}`);
+      const principals = principalsOf(req);
+      const row = requireFound(await findVisibleObject(deps.pool, id, principals), `portal item ${id}`);
       res.setHeader('ETag', etagOf(BigInt(row.version)));
-      res.json(await portalItemRecord(deps.pool, row, baseUrlOf(req, deps.config)));
+      res.json(await portalItemRecord(deps.pool, row, baseUrlOf(req, deps.config), principals));
     },
     patch: updatePortalItem(deps),
     delete: deletePortalItem(deps),
   });
   route(router, '/api/v1/portal/items/:id/move', { post: movePortalItem(deps) });
+  router.use(accessRoutes(deps));
   return router;
 }

@@ -1,4 +1,6 @@
 import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.assets` as pg returns it (bigint as text). */
 export interface AssetRow {
@@ -16,7 +18,7 @@ export interface AssetRow {
 const assetColumns =
   'a.id, a.item_id, a.bucket, a.key, a.size_bytes, a.etag, a.content_type, a.file_name, a.created_at';
 
-/** The assets of several items in one query, oldest first per item. */
+/** The assets of several items in one query, oldest first per item (items the caller was shown). */
 export async function findAssetsOf(pool: Pool, itemIds: readonly string[]): Promise<Map<string, AssetRow[]>> {
   const byItem = new Map<string, AssetRow[]>();
   if (itemIds.length === 0) return byItem;
@@ -32,16 +34,19 @@ export async function findAssetsOf(pool: Pool, itemIds: readonly string[]): Prom
   return byItem;
 }
 
-/** One asset of a live item: what a download may hand out. */
-export async function findAssetOfLiveItem(
+/** One asset of an item the caller can see: what a download may hand out; `null` answers 404. */
+export async function findAssetOfVisibleItem(
   pool: Pool,
   itemId: string,
   assetId: string,
+  principals: Principals,
 ): Promise<AssetRow | null> {
+  const params = new QueryParams();
   const result = await pool.query<AssetRow>(
     `SELECT ${assetColumns} FROM read.assets a JOIN read.portal_objects o ON o.id = a.item_id
-      WHERE a.item_id = $1 AND a.id = $2 AND o.deleted_at IS NULL`,
-    [itemId, assetId],
+      WHERE a.item_id = ${params.add(itemId, 'uuid')} AND a.id = ${params.add(assetId, 'uuid')}
+        AND ${visibleObject('o', principals, params)}`,
+    params.values,
   );
   return result.rows[0] ?? null;
 }

@@ -1,5 +1,7 @@
 import type { Link, PortalKind } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleChildCount, visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.portal_objects` as pg returns it (bigint as text, timestamps as Date). */
 export interface PortalObjectRow {
@@ -34,11 +36,89 @@ export interface PortalObjectRow {
   readonly updated_at: Date;
 }
 
-export const portalObjectColumns = `id, kind, status, title, description, parent_id, slug, ancestor_ids, depth,
-  child_count, links, license, keywords, extent, bbox, tags, status_message, geometry, datetime, start_datetime,
-  end_datetime, properties, items_bbox, items_start, items_end, version, created_at, updated_at`;
+/** The columns of a row but `child_count`, which is stored (all children) or visible (a reader's). */
+const rowColumns = [
+  'id',
+  'kind',
+  'status',
+  'title',
+  'description',
+  'parent_id',
+  'slug',
+  'ancestor_ids',
+  'depth',
+  'links',
+  'license',
+  'keywords',
+  'extent',
+  'bbox',
+  'tags',
+  'status_message',
+  'geometry',
+  'datetime',
+  'start_datetime',
+  'end_datetime',
+  'properties',
+  'items_bbox',
+  'items_start',
+  'items_end',
+  'version',
+  'created_at',
+  'updated_at',
+];
 
-/** A live (not deleted) object, optionally of one kind; `null` answers 404 upstream. */
+/** Every column as stored: what command handlers read (all children count for a delete or a move). */
+export const portalObjectColumns = [...rowColumns, 'child_count'].join(', ');
+
+/** Every column of `alias` as a reader sees it: `child_count` counts the children the caller can see. */
+export function visibleObjectColumns(alias: string, principals: Principals, params: QueryParams): string {
+  return [
+    ...rowColumns.map((column) => `${alias}.${column}`),
+    `${visibleChildCount(alias, principals, params)} AS child_count`,
+  ].join(', ');
+}
+
+/**
+ * An object the caller can see, optionally of one kind; `null` (404 upstream) when it is missing,
+ * deleted, of another kind or hidden from the caller, which the caller cannot tell apart.
+ */
+export async function findVisibleObject(
+  pool: Pool,
+  id: string,
+  principals: Principals,
+  kind?: PortalKind,
+): Promise<PortalObjectRow | null> {
+  const params = new QueryParams();
+  const conditions = [`o.id = ${params.add(id, 'uuid')}`, visibleObject('o', principals, params)];
+  if (kind !== undefined) conditions.push(`o.kind = ${params.add(kind, 'text')}`);
+  const result = await pool.query<PortalObjectRow>(
+    `SELECT ${visibleObjectColumns('o', principals, params)} FROM read.portal_objects o
+      WHERE ${conditions.join(' AND ')}`,
+    params.values,
+  );
+  return result.rows[0] ?? null;
+}
+
+/** The objects among `ids` the caller can see (the others are left out, as if they did not exist). */
+export async function findVisibleObjects(
+  pool: Pool,
+  ids: readonly string[],
+  principals: Principals,
+): Promise<PortalObjectRow[]> {
+  if (ids.length === 0) return [];
+  const params = new QueryParams();
+  const result = await pool.query<PortalObjectRow>(
+    `SELECT ${visibleObjectColumns('o', principals, params)} FROM read.portal_objects o
+      WHERE o.id = ANY(${params.add(ids, 'uuid[]')}) AND ${visibleObject('o', principals, params)}`,
+    params.values,
+  );
+  return result.rows;
+}
+
+/**
+ * A live (not deleted) object, optionally of one kind, whoever may see it: for command handlers, which
+ * check access against event-sourced state themselves. Reads answer callers with `findVisibleObject`.
+ */
 export async function findLiveObject(
   pool: Pool,
   id: string,
@@ -52,6 +132,7 @@ export async function findLiveObject(
   return result.rows[0] ?? null;
 }
 
+/** Live objects whoever may see them (command handlers); readers use `findVisibleObjects`. */
 export async function findLiveObjects(pool: Pool, ids: readonly string[]): Promise<PortalObjectRow[]> {
   if (ids.length === 0) return [];
   const result = await pool.query<PortalObjectRow>(

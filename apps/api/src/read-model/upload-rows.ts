@@ -1,5 +1,7 @@
 import type { UploadStatus } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.uploads` as pg returns it (bigint as text). */
 export interface UploadRow {
@@ -19,14 +21,19 @@ export interface UploadRow {
   readonly completion_requested_at: Date | null;
 }
 
-/** The upload of a live item; `null` answers 404 upstream. */
-export async function findUploadOfLiveItem(pool: Pool, itemId: string): Promise<UploadRow | null> {
+/** The upload of an item the caller can see; `null` (404 upstream) when missing, deleted or hidden. */
+export async function findUploadOfVisibleItem(
+  pool: Pool,
+  itemId: string,
+  principals: Principals,
+): Promise<UploadRow | null> {
+  const params = new QueryParams();
   const result = await pool.query<UploadRow>(
     `SELECT u.item_id, u.upload_id, u.bucket, u.key, u.part_size, u.part_count, u.size_bytes, u.file_name,
             u.content_type, u.status, u.status_message, u.expires_at, u.completion_requested_at
        FROM read.uploads u JOIN read.portal_objects o ON o.id = u.item_id
-      WHERE u.item_id = $1 AND o.deleted_at IS NULL`,
-    [itemId],
+      WHERE u.item_id = ${params.add(itemId, 'uuid')} AND ${visibleObject('o', principals, params)}`,
+    params.values,
   );
   return result.rows[0] ?? null;
 }

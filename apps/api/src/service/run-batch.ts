@@ -1,30 +1,33 @@
 import type { Request, RequestHandler } from 'express';
 import { batchRequestSchema, type BatchCommand, type BatchResult } from '@portal/contracts';
-import { comparePositions, type Position } from '@portal/domain';
+import { comparePositions, type Caller, type Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { runCreateCatalog } from '../catalogs/create-catalog.js';
 import { runCreateCollection } from '../collections/create-collection.js';
 import { runCreateItem } from '../items/create-item.js';
+import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { requireSignedIn } from '../commands/object-permissions.js';
 import { problemOf } from '../http/error-middleware.js';
 import { parseInput } from '../http/validate.js';
 
 async function runCommand(
   deps: ApiDependencies,
   req: Request,
+  caller: Caller,
   command: BatchCommand,
 ): Promise<{ result: BatchResult; outcome?: CommandOutcome }> {
   switch (command.type) {
     case 'createCatalog': {
-      const { id, outcome } = await runCreateCatalog(deps, req, command.body);
+      const { id, outcome } = await runCreateCatalog(deps, req, caller, command.body);
       return { result: { status: 201, body: { portalItemId: id } }, outcome };
     }
     case 'createCollection': {
-      const { id, outcome } = await runCreateCollection(deps, req, command.body);
+      const { id, outcome } = await runCreateCollection(deps, req, caller, command.body);
       return { result: { status: 201, body: { portalItemId: id } }, outcome };
     }
     case 'createItem': {
-      const { outcome, descriptor } = await runCreateItem(deps, req, command.body);
+      const { outcome, descriptor } = await runCreateItem(deps, req, caller, command.body);
       return { result: { status: 201, body: descriptor }, outcome };
     }
     default:
@@ -50,16 +53,20 @@ function failedCommand(req: Request, error: unknown): BatchResult {
 
 /**
  * `POST /`: a pipeline's batch of creates, run in order. Each command answers what it would have answered
- * alone (a refused one does not stop the others); the response waits once, for the newest event.
+ * alone (a refused one does not stop the others, whether by a tree rule or a permission); the response
+ * waits once, for the newest event. The caller and their role are read once, for the whole batch; an
+ * anonymous batch is refused as a whole (401), since none of its commands could succeed.
  */
 export function runBatch(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { commands } = parseInput(batchRequestSchema, req.body, 'batch');
+    const caller = await commandCaller(deps, req);
+    requireSignedIn(caller, 'run commands');
     const results: BatchResult[] = [];
     let newest: Position | null = null;
     for (const command of commands) {
       try {
-        const { result, outcome } = await runCommand(deps, req, command);
+        const { result, outcome } = await runCommand(deps, req, caller, command);
         results.push(result);
         const position = outcome?.position ?? null;
         if (position && (newest === null || comparePositions(position, newest) > 0)) newest = position;

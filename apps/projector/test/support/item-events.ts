@@ -12,6 +12,7 @@ import {
   type UploadFailed,
   type UploadPlan,
 } from '@portal/domain';
+import { noAccess } from './portal-events.js';
 
 /** An item's create with no metadata and a 3-part upload unless given. */
 export function itemUploadStarted(
@@ -28,6 +29,7 @@ export function itemUploadStarted(
     data: {
       description: null,
       links: [],
+      ...noAccess,
       ...data,
       id,
       metadata: { ...noItemMetadata, ...data.metadata },

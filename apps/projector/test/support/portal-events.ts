@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CatalogCreated,
-  CollectionCreated,
-  EventMetadata,
-  EventToAppend,
-  PortalObjectDeleted,
-  PortalKind,
-  PortalObjectEvent,
-  PortalObjectMoved,
-  PortalObjectUpdated,
-  Position,
-  RecordedEvent,
+import {
+  EVENT_SCHEMA_VERSION,
+  legacyAccess,
+  type CatalogCreated,
+  type CollectionCreated,
+  type CreatedAccess,
+  type EventMetadata,
+  type EventToAppend,
+  type ObjectShared,
+  type ObjectUnshared,
+  type PortalObjectDeleted,
+  type PortalKind,
+  type PortalObjectEvent,
+  type PortalObjectMoved,
+  type PortalObjectUpdated,
+  type Position,
+  type RecordedEvent,
+  type VisibilityChanged,
 } from '@portal/domain';
 
 export function metadata(overrides: Partial<EventMetadata> = {}): EventMetadata {
@@ -21,15 +27,22 @@ export function metadata(overrides: Partial<EventMetadata> = {}): EventMetadata 
     causationId: null,
     requestId: null,
     occurredAt: '2025-01-01T00:00:00.000Z',
-    schemaVersion: 1,
+    schemaVersion: EVENT_SCHEMA_VERSION,
     ...overrides,
   };
 }
 
+/** Unless a test gives them: no organization, public, no creator (as before identity existed). */
+export const noAccess: CreatedAccess = {
+  orgId: legacyAccess.orgId,
+  visibility: legacyAccess.visibility,
+  createdBy: legacyAccess.createdBy,
+};
+
 export function catalogCreated(data: Partial<CatalogCreated['data']> & { title: string }): CatalogCreated {
   return {
     type: 'CatalogCreated',
-    data: { id: randomUUID(), description: '', parentId: null, links: [], ...data },
+    data: { id: randomUUID(), description: '', parentId: null, links: [], ...noAccess, ...data },
   };
 }
 
@@ -46,6 +59,7 @@ export function collectionCreated(
       license: 'other',
       keywords: [],
       extent: null,
+      ...noAccess,
       ...data,
     },
   };
@@ -61,6 +75,18 @@ export function moved(data: PortalObjectMoved['data']): PortalObjectMoved {
 
 export function deleted(data: PortalObjectDeleted['data']): PortalObjectDeleted {
   return { type: 'PortalObjectDeleted', data };
+}
+
+export function visibilityChanged(data: VisibilityChanged['data']): VisibilityChanged {
+  return { type: 'VisibilityChanged', data };
+}
+
+export function shared(data: ObjectShared['data']): ObjectShared {
+  return { type: 'ObjectShared', data };
+}
+
+export function unshared(data: ObjectUnshared['data']): ObjectUnshared {
+  return { type: 'ObjectUnshared', data };
 }
 
 function kindOf(event: PortalObjectEvent): PortalKind {

@@ -54,6 +54,13 @@ export interface PortalObjectRow {
   items_bbox: number[] | null;
   items_start: Date | null;
   items_end: Date | null;
+  visibility: string;
+  effective_visibility: string;
+  created_by: string | null;
+  shares: unknown;
+  share_readers: string[];
+  share_editors: string[];
+  read_principals: string[];
   version: string;
   created_at: Date;
   updated_at: Date;

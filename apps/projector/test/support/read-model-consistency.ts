@@ -1,4 +1,5 @@
 import type { Pool } from '@portal/platform';
+import { accessInconsistencies } from './access-consistency.js';
 
 interface TreeRow {
   id: string;
@@ -58,7 +59,8 @@ function union(a: Extent, b: Extent): Extent {
 
 /**
  * What the projector keeps incrementally, recounted from scratch: depth and path, each live parent's count
- * of live children (a tombstone's is 0), and each live parent's extent from its ready, live items.
+ * of live children (a tombstone's is 0), each live parent's extent from its ready, live items, and each
+ * object's inherited access from its path (`accessInconsistencies`).
  * Returns one line per disagreement (`<id>: <what>`) among `ids`, or every row.
  */
 export async function readModelInconsistencies(
@@ -97,5 +99,5 @@ export async function readModelInconsistencies(
       problems.push(`${row.id}: items extent ${JSON.stringify(found)} ≠ ${JSON.stringify(expected)}`);
     }
   }
-  return problems;
+  return [...problems, ...(await accessInconsistencies(pool, schema, ids ? { ids } : {}))];
 }

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  BBox,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  ItemAsset,
-  ItemMetadata,
-  ItemUploadStarted,
-  PortalObjectEvent,
-  UploadStatus,
+import {
+  samePrincipal,
+  visibilities,
+  type BBox,
+  type CreatedAccess,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ItemAsset,
+  type ItemMetadata,
+  type ItemUploadStarted,
+  type PortalObjectEvent,
+  type Share,
+  type SharePrincipal,
+  type UploadStatus,
+  type Visibility,
 } from '@portal/domain';
 import {
   assetAttached,
@@ -26,8 +32,11 @@ import {
   deleted,
   metadata,
   moved,
+  shared,
   toAppend,
+  unshared,
   updated,
+  visibilityChanged,
 } from './portal-events.js';
 
 interface ModelNode {
@@ -42,6 +51,10 @@ interface ModelNode {
   deleted: boolean;
   /** An item's upload, as the item decider sees it. */
   upload?: ModelUpload;
+  /** The parent's, or the creator's at root level; never changes. */
+  readonly orgId: string;
+  visibility: Visibility;
+  shares: Share[];
 }
 
 interface ModelUpload {
@@ -58,6 +71,11 @@ interface ModelUpload {
 export interface ScenarioOptions {
   /** Items and their uploads too; off, a seed plans exactly the catalog-and-collection events it always did. */
   readonly items?: boolean;
+  /**
+   * Two organizations, random creators and visibilities, visibility changes, shares and unshares. Off,
+   * every object is in one organization, `org`-visible, created by one user, and never shared.
+   */
+  readonly access?: boolean;
 }
 
 export interface PlannedAppend {
@@ -89,6 +107,9 @@ export class PortalScenario {
   private readonly nodes = new Map<string, ModelNode>();
   private readonly next: () => number;
   private readonly orgId = randomUUID();
+  private readonly otherOrgId = randomUUID();
+  /** Creators and share recipients; the last one is in no organization of the scenario. */
+  private readonly users = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
   private clock = Date.parse('2025-01-01T00:00:00.000Z');
 
   constructor(
@@ -107,6 +128,10 @@ export class PortalScenario {
   }
 
   plan(): PlannedAppend {
+    if (this.options.access === true && this.next() < 0.25) {
+      const planned = this.changeAccess();
+      if (planned) return planned;
+    }
     if (this.options.items === true && this.next() < 0.35) {
       const planned = this.next() < 0.4 ? this.createItem() : (this.advanceUpload() ?? this.createItem());
       if (planned) return planned;
@@ -149,8 +174,38 @@ export class PortalScenario {
 
   private emit(node: ModelNode, event: PortalObjectEvent, expectedRevision: ExpectedRevision): PlannedAppend {
     this.clock += 1000;
-    const meta = metadata({ orgId: this.orgId, occurredAt: new Date(this.clock).toISOString() });
+    const meta = metadata({ orgId: node.orgId, occurredAt: new Date(this.clock).toISOString() });
     return { streamId: `${node.kind}-${node.id}`, expectedRevision, event: toAppend(event, meta) };
+  }
+
+  /** A new object's access: its parent's organization (a root's is either one), a visibility, a creator. */
+  private newAccess(parent: ModelNode | undefined): CreatedAccess {
+    if (this.options.access !== true) {
+      return { orgId: parent?.orgId ?? this.orgId, visibility: 'org', createdBy: this.users[0] ?? null };
+    }
+    const orgId = parent?.orgId ?? (this.next() < 0.5 ? this.orgId : this.otherOrgId);
+    return {
+      orgId,
+      visibility: this.pick(visibilities) ?? 'org',
+      createdBy: this.pick(this.users.slice(0, 3)) ?? null,
+    };
+  }
+
+  private nodeWith(
+    access: CreatedAccess,
+    fields: Omit<ModelNode, 'orgId' | 'visibility' | 'shares' | 'revision' | 'deleted'>,
+  ): ModelNode {
+    const orgId = access.orgId ?? this.orgId;
+    const node: ModelNode = {
+      ...fields,
+      orgId,
+      visibility: access.visibility,
+      shares: [],
+      revision: 0n,
+      deleted: false,
+    };
+    this.nodes.set(node.id, node);
+    return node;
   }
 
   private create(): PlannedAppend {
@@ -158,17 +213,15 @@ export class PortalScenario {
     const parent = this.next() < 0.25 ? undefined : this.pick(catalogs);
     const title = this.pick(titles) ?? 'Alpha';
     const kind = this.next() < 0.6 ? 'catalog' : 'collection';
-    const node: ModelNode = {
+    const access = this.newAccess(parent);
+    const node = this.nodeWith(access, {
       id: randomUUID(),
       kind,
       parentId: parent?.id ?? null,
       title,
       description: '',
-      revision: 0n,
-      deleted: false,
-    };
-    this.nodes.set(node.id, node);
-    const data = { id: node.id, title, parentId: node.parentId };
+    });
+    const data = { id: node.id, title, parentId: node.parentId, ...access };
     const event =
       kind === 'catalog'
         ? catalogCreated(data)
@@ -196,9 +249,11 @@ export class PortalScenario {
     const node = this.pick(this.live());
     if (!node) return null;
     if (node.kind === 'item') return this.moveItem(node);
+    // Objects never change organization: the command side refuses a move into another one.
     const targets = this.live().filter(
       (candidate) =>
         candidate.kind === 'catalog' &&
+        candidate.orgId === node.orgId &&
         candidate.id !== node.parentId &&
         !this.isInSubtree(candidate.id, node.id) &&
         this.depthOf(candidate.id) < 8,
@@ -235,7 +290,11 @@ export class PortalScenario {
   }
 
   private moveItem(node: ModelNode): PlannedAppend | null {
-    const target = this.pick(this.containers().filter((candidate) => candidate.id !== node.parentId));
+    const target = this.pick(
+      this.containers().filter(
+        (candidate) => candidate.id !== node.parentId && candidate.orgId === node.orgId,
+      ),
+    );
     if (!target) return null;
     const event = moved({ id: node.id, kind: 'item', fromParentId: node.parentId, toParentId: target.id });
     node.parentId = target.id;
@@ -246,19 +305,46 @@ export class PortalScenario {
     const parent = this.pick(this.containers());
     if (!parent) return null;
     const title = this.pick(titles) ?? 'Alpha';
-    const started = itemUploadStarted({ title, parentId: parent.id, metadata: this.itemMetadata() });
-    const node: ModelNode = {
+    const metadata = this.itemMetadata();
+    const access = this.newAccess(parent);
+    const started = itemUploadStarted({ title, parentId: parent.id, metadata, ...access });
+    const node = this.nodeWith(access, {
       id: started.data.id,
       kind: 'item',
       parentId: parent.id,
       title,
       description: null,
-      revision: 0n,
-      deleted: false,
       upload: { started, status: 'uploading', attached: null, selfDeleted: false, openAfterDelete: false },
-    };
-    this.nodes.set(node.id, node);
+    });
     return this.emit(node, started, 'no_stream');
+  }
+
+  /** A visibility change, a share (new or replacing one) or an unshare on a live object. */
+  private changeAccess(): PlannedAppend | null {
+    const node = this.pick(this.live());
+    if (!node) return null;
+    const roll = this.next();
+    if (roll < 0.35) {
+      const to = this.pick(visibilities.filter((candidate) => candidate !== node.visibility)) ?? 'org';
+      const event = visibilityChanged({ id: node.id, kind: node.kind, from: node.visibility, to });
+      node.visibility = to;
+      return this.bump(node, event);
+    }
+    const existing = this.pick(node.shares);
+    if (roll < 0.55 && existing) {
+      node.shares = node.shares.filter((share) => share !== existing);
+      return this.bump(node, unshared({ id: node.id, kind: node.kind, ...existing }));
+    }
+    const principal: SharePrincipal =
+      this.next() < 0.6
+        ? { type: 'user', id: this.pick(this.users) ?? randomUUID() }
+        : { type: 'organization', id: this.next() < 0.7 ? this.otherOrgId : this.orgId };
+    const share: Share = { principal, permission: this.next() < 0.5 ? 'viewer' : 'editor' };
+    const previous = node.shares.find((candidate) => samePrincipal(candidate.principal, principal)) ?? null;
+    node.shares = previous
+      ? node.shares.map((candidate) => (candidate === previous ? share : candidate))
+      : [...node.shares, share];
+    return this.bump(node, shared({ id: node.id, kind: node.kind, ...share, previous }));
   }
 
   /** A bbox, a geometry, both or neither; some boxes cross the antimeridian; an instant, an interval or none. */

@@ -19,6 +19,9 @@ import { objectKeyOf, type ObjectStore } from '@portal/uploads';
 
 export const MIB = 1024 ** 2;
 
+/** The worker never checks access: test objects belong to no organization. */
+const testAccess = { orgId: null, createdBy: null, visibility: 'public' } as const;
+
 export interface TestItem {
   readonly id: string;
   readonly collectionId: string;
@@ -72,10 +75,11 @@ export class ItemFixture {
             depth: 1,
             ancestorIds: [],
             deleted: false,
+            orgId: null,
           } as const);
     await this.decideAndAppend(streamIdOf('collection', id), {
       type: 'CreateCollection',
-      data: { id, title: `Collection ${id}`, description: 'test', links: [], parent },
+      data: { id, title: `Collection ${id}`, description: 'test', links: [], parent, access: testAccess },
     });
     return id;
   }
@@ -84,7 +88,14 @@ export class ItemFixture {
     const id = randomUUID();
     await this.decideAndAppend(streamIdOf('catalog', id), {
       type: 'CreateCatalog',
-      data: { id, title: `Catalog ${id}`, description: 'test', links: [], parent: null },
+      data: {
+        id,
+        title: `Catalog ${id}`,
+        description: 'test',
+        links: [],
+        parent: null,
+        access: testAccess,
+      },
     });
     return id;
   }
@@ -133,7 +144,9 @@ export class ItemFixture {
           depth: 1,
           ancestorIds: [],
           deleted: false,
+          orgId: null,
         },
+        access: testAccess,
       },
     });
     return { id, collectionId, streamId: streamIdOf('item', id), plan };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authRoutes } from './auth-routes.js';
 import { browserRoutes } from './browser-routes.js';
 import { portalRoutes } from './portal-routes.js';
 import type { JsonObject, Route } from './route.js';
@@ -23,6 +24,7 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...serviceRoutes,
   ...browserRoutes,
+  ...authRoutes,
 ];
 
 const tags = [
@@ -30,7 +32,10 @@ const tags = [
   { name: 'collections', description: 'Collections: STAC-like containers of items.' },
   { name: 'items', description: 'Every portal object read and changed as a portal item; item uploads.' },
   { name: 'browser', description: 'Tree navigation: root, children, breadcrumbs, path lookup.' },
-  { name: 'auth', description: 'Sessions, tokens and API keys.' },
+  {
+    name: 'auth',
+    description: 'Sign-up, sign-in, sessions, tokens, API keys, organizations and their members.',
+  },
   { name: 'users', description: 'The current user.' },
   { name: 'service', description: 'Service description, batch commands, health and this document.' },
 ];
@@ -119,6 +124,7 @@ const documentDescription = [
   'HTTP JSON API of a geospatial data portal: catalogs, collections and items in a tree, uploads, browser navigation. Commands answer `X-Event-Position` and `ETag`; reads accept `X-Min-Position` to see a write.',
   'Every path answers a method it does not accept with 405 and an `Allow` header listing those it does (the `MethodNotAllowed` response); an unknown path answers 404. Both carry the message object.',
   'Strings in request bodies, including the keys and values of `linkJson` at any depth, must not contain NUL (`\\u0000`) or unpaired UTF-16 surrogates, which PostgreSQL cannot store: such a body answers 400 naming the field.',
+  "Credentials: the `session` cookie (from sign-up or sign-in), `Authorization: Bearer <JWT>` (from `/api/auth/token`) or `Authorization: Bearer pcs_…` (an API key). A credential that is presented but expired, forged, revoked or unknown answers 401 on every operation, even one an anonymous caller may use. A write authenticated by the cookie alone must send `X-CSRF-Token` (from `get-session` or the sign-in answer), and its `Origin`, when sent, must be the API's own or one of `CORS_ORIGINS`; otherwise 403.",
 ].join('\n\n');
 
 /** The OpenAPI 3.1.1 document of the whole HTTP surface, built from the zod schemas. */

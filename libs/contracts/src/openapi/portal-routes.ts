@@ -1,4 +1,11 @@
 import {
+  changeVisibilityBodySchema,
+  shareBodySchema,
+  shareListSchema,
+  shareSchema,
+  visibilityResultSchema,
+} from '../access.js';
+import {
   catalogPageSchema,
   listCatalogsQuerySchema,
   catalogRecordSchema,
@@ -25,7 +32,11 @@ const readErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const listErrors: readonly ErrorStatus[] = [400, 401, 503];
 
 const createNote =
-  'Answers once the new object is projected, so the next read sees it. A `parentId` that names no object or a deleted one answers 409 `PARENT_NOT_FOUND`; a parent of the wrong kind 409 `INVALID_PARENT_KIND`; a tree too deep 409 `DEPTH_EXCEEDED`.';
+  "Answers once the new object is projected, so the next read sees it. At root level the object belongs to the active organization and needs the editor role there; below a parent it belongs to the parent's organization and needs edit rights on the parent (403 otherwise; 401 without credentials). `visibility` is `org` unless given. A `parentId` that names no object, a deleted one or one the caller cannot see answers 409 `PARENT_NOT_FOUND`; a parent of the wrong kind 409 `INVALID_PARENT_KIND`; a tree too deep 409 `DEPTH_EXCEEDED`.";
+
+/** Said once for every command on an existing object. */
+const accessNote =
+  'An object the caller cannot see answers 404 like an unknown id; one they see but may not change 403 (401 without credentials).';
 
 export const portalRoutes: readonly Route[] = [
   {
@@ -86,7 +97,7 @@ export const portalRoutes: readonly Route[] = [
     operationId: 'deleteCatalogs',
     summary: 'Delete catalogs',
     description:
-      'Tombstones each listed catalog; an unknown id answers 404, a non-empty catalog without `recursive=true` 409 `NOT_EMPTY`.',
+      'Tombstones each listed catalog, all or none: every catalog is checked before any is deleted, and one refusal deletes nothing. A catalog that does not exist or that the caller cannot see answers 404; one they see but may not change 403 (401 without credentials); a non-empty catalog without `recursive=true` 409 `NOT_EMPTY`. Edit rights on a catalog cover everything below it.',
     tag: 'catalogs',
     query: deleteCatalogsQuerySchema,
     headers: ['Prefer'],
@@ -161,8 +172,7 @@ export const portalRoutes: readonly Route[] = [
     path: '/api/v1/portal/items/{id}',
     operationId: 'updatePortalItem',
     summary: 'Change a portal object',
-    description:
-      'Title, description, links, and the fields of the kind (license, keywords, extent for collections).',
+    description: `Title, description, links, and the fields of the kind (license, keywords, extent for collections). Needs edit rights. ${accessNote}`,
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     headers: ['IfMatch', 'Prefer'],
@@ -175,8 +185,7 @@ export const portalRoutes: readonly Route[] = [
     path: '/api/v1/portal/items/{id}',
     operationId: 'deletePortalItem',
     summary: 'Delete a portal object',
-    description:
-      'A tombstone: reads answer 404 afterwards, the history remains. A non-empty container needs `recursive=true`, else 409 `NOT_EMPTY`.',
+    description: `A tombstone: reads answer 404 afterwards, the history remains. A non-empty container needs \`recursive=true\`, else 409 \`NOT_EMPTY\`; edit rights on it cover everything below it. ${accessNote}`,
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     query: deletePortalItemQuerySchema,
@@ -189,13 +198,84 @@ export const portalRoutes: readonly Route[] = [
     path: '/api/v1/portal/items/{id}/move',
     operationId: 'movePortalItem',
     summary: 'Move a portal object',
-    description:
-      'Moves the object and everything below it. An unknown `{id}` answers 404; a new parent that names no object or a deleted one answers 409 `PARENT_NOT_FOUND`; a move below itself 409 `CYCLE`, a parent of the wrong kind 409 `INVALID_PARENT_KIND`, a tree too deep 409 `DEPTH_EXCEEDED`.',
+    description: `Moves the object and everything below it. Needs edit rights on the object and on the new parent, or the editor role in the object's organization to move it to the root level. ${accessNote} A new parent that names no object, a deleted one or one the caller cannot see answers 409 \`PARENT_NOT_FOUND\`; a parent of another organization 409 \`ORGANIZATION_MISMATCH\` (objects never change organization); a move below itself 409 \`CYCLE\`, a parent of the wrong kind 409 \`INVALID_PARENT_KIND\`, a tree too deep 409 \`DEPTH_EXCEEDED\`.`,
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     headers: ['IfMatch', 'Prefer'],
     body: movePortalItemBodySchema,
     responses: commandResponses(200, 'The object was moved.', createdObjectSchema),
     errors: changeErrors,
+  },
+  {
+    method: 'put',
+    path: '/api/v1/portal/items/{id}/visibility',
+    operationId: 'changeVisibility',
+    summary: 'Set who may see a portal object',
+    description: `\`private\`, \`org\` or \`public\`; the narrowest visibility on the path from the root level applies, so it also narrows everything below. Needs the organization's admin or owner role, or to be the object's creator. ${accessNote} The visibility it already has records nothing.`,
+    tag: 'items',
+    pathParameters: ['PortalObjectId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: changeVisibilityBodySchema,
+    responses: commandResponses(200, 'The visibility is set.', visibilityResultSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/portal/items/{id}/shares',
+    operationId: 'listShares',
+    summary: "List a portal object's shares",
+    description: `The object's own shares, read from its event stream (a share just given is listed at once); shares of its ancestors apply to it too. Who may see an object is itself access information: listing needs the same rights as sharing (admin, owner or creator). ${accessNote}`,
+    tag: 'items',
+    pathParameters: ['PortalObjectId'],
+    responses: { 200: { description: 'The shares.', schema: shareListSchema, headers: ['ETag'] } },
+    errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/portal/items/{id}/shares',
+    operationId: 'shareObject',
+    summary: 'Share a portal object',
+    description: `Gives a user or an organization \`viewer\` or \`editor\` rights on the object and everything below it; shares add to what the visibility gives. A share to an organization gives its members read access, and with \`editor\` its editors, admins and owners edit rights. A second share to the same principal replaces the first. Needs the organization's admin or owner role, or to be the object's creator. ${accessNote} A principal that does not exist answers 400.`,
+    tag: 'items',
+    pathParameters: ['PortalObjectId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: shareBodySchema,
+    responses: {
+      201: {
+        description: 'The share was given.',
+        schema: shareSchema,
+        headers: ['XEventPosition', 'ETag', 'Location'],
+      },
+      200: {
+        description:
+          "The principal's earlier share was replaced, or already was this one (nothing recorded).",
+        schema: shareSchema,
+        headers: ['XEventPosition', 'ETag'],
+      },
+      202: {
+        description: 'The share was recorded; answered to `Prefer: respond-async` before it is projected.',
+        schema: shareSchema,
+        headers: ['XEventPosition', 'PreferenceApplied'],
+      },
+    },
+    errors: changeErrors,
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/portal/items/{id}/shares/{type}/{principalId}',
+    operationId: 'unshareObject',
+    summary: 'Remove a share',
+    description: `Needs the organization's admin or owner role, or to be the object's creator. ${accessNote} A share that does not exist answers 404.`,
+    tag: 'items',
+    pathParameters: ['PortalObjectId', 'PrincipalType', 'PrincipalId'],
+    headers: ['IfMatch', 'Prefer'],
+    responses: {
+      204: { description: 'The share was removed.', headers: ['XEventPosition', 'ETag'] },
+      202: {
+        description: 'The removal was recorded; answered to `Prefer: respond-async` before it is projected.',
+        headers: ['XEventPosition', 'PreferenceApplied'],
+      },
+    },
+    errors: [400, 401, 403, 404, 409, 412, 503],
   },
 ];

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
 /** Error statuses answered with the message object; each maps to a shared response component. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 502 | 503;
 
 /** Request headers documented as shared parameters (DESIGN §5). */
 export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosition';
@@ -11,7 +11,8 @@ export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosit
 /** Response headers documented as shared header components. */
 export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied' | 'Location';
 
-export type PathParameter = 'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'AuthRoute';
+export type PathParameter =
+  'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'PrincipalType' | 'PrincipalId';
 
 /** The later issue that brings a route the API does not serve yet; until then it answers 501. */
 export type PendingIssue = 'identity';
@@ -38,7 +39,7 @@ export interface Route {
   headers?: readonly RequestHeader[];
   body?: z.ZodType;
   /** Successes, and the rare error whose body is not the message object (readiness 503). */
-  responses: Partial<Record<200 | 201 | 202 | 302 | 503, ResponseSpec>>;
+  responses: Partial<Record<200 | 201 | 202 | 204 | 302 | 503, ResponseSpec>>;
   /**
    * Statuses answered with the shared message-object responses. Those that follow from the route's
    * shape are added by the document builder: 422 and 409 with `Idempotency-Key`, 501 while not served.

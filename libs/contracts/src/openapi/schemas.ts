@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  changeVisibilityBodySchema,
+  shareBodySchema,
+  shareListSchema,
+  shareSchema,
+  visibilityResultSchema,
+  visibilitySchema,
+} from '../access.js';
 import { batchCommandSchema, batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch.js';
 import {
   breadcrumbSchema,
@@ -50,6 +58,40 @@ import {
   serviceDescriptionSchema,
   serviceLinkSchema,
 } from '../service.js';
+import {
+  apiKeyListSchema,
+  apiKeySchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  revokeApiKeyBodySchema,
+} from '../api-keys.js';
+import {
+  currentUserSchema,
+  protectedSchema,
+  sessionSchema,
+  sessionViewSchema,
+  signedOutSchema,
+  signInBodySchema,
+  signUpBodySchema,
+  tokenSchema,
+  userSchema,
+} from '../auth.js';
+import {
+  acceptInvitationBodySchema,
+  createOrganizationBodySchema,
+  hasPermissionBodySchema,
+  hasPermissionSchema,
+  invitationSchema,
+  inviteMemberBodySchema,
+  memberListSchema,
+  memberSchema,
+  organizationListSchema,
+  organizationMembershipSchema,
+  removedMemberSchema,
+  removeMemberBodySchema,
+  setActiveOrganizationBodySchema,
+  updateMemberRoleBodySchema,
+} from '../organizations.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -65,8 +107,22 @@ export const requestSchemas: Record<string, z.ZodType> = {
   UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,
   MovePortalItemRequest: movePortalItemBodySchema,
+  Visibility: visibilitySchema,
+  ChangeVisibilityRequest: changeVisibilityBodySchema,
+  ShareRequest: shareBodySchema,
   BatchCommand: batchCommandSchema,
   BatchRequest: batchRequestSchema,
+  SignUpRequest: signUpBodySchema,
+  SignInRequest: signInBodySchema,
+  CreateApiKeyRequest: createApiKeyBodySchema,
+  RevokeApiKeyRequest: revokeApiKeyBodySchema,
+  CreateOrganizationRequest: createOrganizationBodySchema,
+  SetActiveOrganizationRequest: setActiveOrganizationBodySchema,
+  InviteMemberRequest: inviteMemberBodySchema,
+  AcceptInvitationRequest: acceptInvitationBodySchema,
+  UpdateMemberRoleRequest: updateMemberRoleBodySchema,
+  RemoveMemberRequest: removeMemberBodySchema,
+  HasPermissionRequest: hasPermissionBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */
@@ -110,6 +166,27 @@ export const responseSchemas: Record<string, z.ZodType> = {
   Readiness: readinessSchema,
   BatchResult: batchResultSchema,
   BatchResponse: batchResponseSchema,
+  Visibility: visibilitySchema,
+  VisibilityResult: visibilityResultSchema,
+  Share: shareSchema,
+  ShareList: shareListSchema,
+  User: userSchema,
+  Session: sessionSchema,
+  SessionView: sessionViewSchema,
+  Token: tokenSchema,
+  SignedOut: signedOutSchema,
+  CurrentUser: currentUserSchema,
+  Protected: protectedSchema,
+  OrganizationMembership: organizationMembershipSchema,
+  OrganizationList: organizationListSchema,
+  Invitation: invitationSchema,
+  Member: memberSchema,
+  MemberList: memberListSchema,
+  RemovedMember: removedMemberSchema,
+  HasPermission: hasPermissionSchema,
+  ApiKey: apiKeySchema,
+  CreatedApiKey: createdApiKeySchema,
+  ApiKeyList: apiKeyListSchema,
 };
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

@@ -1,32 +1,6 @@
 import { batchRequestSchema, batchResponseSchema } from '../batch.js';
 import { healthSchema, readinessSchema, serviceDescriptionSchema } from '../service.js';
-import type { HttpMethod, Route } from './route.js';
-
-const authMethods: readonly HttpMethod[] = [
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-];
-
-const authRoutes: Route[] = authMethods.map((method) => ({
-  method,
-  path: '/api/auth/{route}',
-  operationId: `auth${method[0]?.toUpperCase() ?? ''}${method.slice(1)}`,
-  summary: `Authentication route family (${method.toUpperCase()})`,
-  description:
-    'Sign-up, sign-in, sign-out, session, tokens, API keys and organizations; bodies are specified with the auth module. Unknown routes answer 404, wrong methods 405; TRACE never echoes.',
-  tag: 'auth',
-  public: true,
-  pathParameters: ['AuthRoute'],
-  responses: { 200: { description: 'Handled by the auth module.' } },
-  errors: [400, 401, 404, 405],
-  notServedYet: 'identity',
-}));
+import type { Route } from './route.js';
 
 export const serviceRoutes: readonly Route[] = [
   {
@@ -107,28 +81,4 @@ export const serviceRoutes: readonly Route[] = [
     responses: { 200: { description: 'The OpenAPI document, generated from `libs/contracts`.' } },
     errors: [],
   },
-  {
-    method: 'get',
-    path: '/api/v1/protected',
-    operationId: 'checkCredentials',
-    summary: 'Check credentials',
-    description:
-      'Answers 200 to valid credentials and 401 otherwise; the body is specified with the auth module.',
-    tag: 'auth',
-    responses: { 200: { description: 'The credentials are valid.' } },
-    errors: [401],
-    notServedYet: 'identity',
-  },
-  {
-    method: 'get',
-    path: '/api/v1/users/me',
-    operationId: 'getCurrentUser',
-    summary: 'The current user',
-    description: 'The body is specified with the auth module.',
-    tag: 'users',
-    responses: { 200: { description: 'The current user.' } },
-    errors: [401],
-    notServedYet: 'identity',
-  },
-  ...authRoutes,
 ];

@@ -35,12 +35,19 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
       'Slash-separated slug path from the root level, e.g. `climate/temperature/2024` (slashes kept).',
     schema: stringSchema,
   },
-  AuthRoute: {
-    name: 'route',
+  PrincipalType: {
+    name: 'type',
     in: 'path',
     required: true,
-    description: 'Any route below `/api/auth/`, e.g. `sign-in/email`, `get-session`, `token` (slashes kept).',
-    schema: stringSchema,
+    description: 'Whom a share names: `user` or `organization`.',
+    schema: { type: 'string', enum: ['user', 'organization'] },
+  },
+  PrincipalId: {
+    name: 'principalId',
+    in: 'path',
+    required: true,
+    description: 'Id of the user or the organization the share names.',
+    schema: uuidSchema,
   },
 };
 
@@ -137,8 +144,16 @@ const errorDescriptions: Record<ErrorStatus, ResponseComponent> = {
     description:
       'Invalid body, query or path: `message` names each failing field and its bound; `details` lists them.',
   },
-  401: { name: 'Unauthorized', description: 'No credentials, or bad ones.' },
-  403: { name: 'Forbidden', description: 'Authenticated but not allowed.' },
+  401: {
+    name: 'Unauthorized',
+    description:
+      'No credentials where they are needed, or bad ones (`UNAUTHENTICATED`): an expired, forged, revoked or unknown credential answers 401 on every route.',
+  },
+  403: {
+    name: 'Forbidden',
+    description:
+      'Authenticated but not allowed (`FORBIDDEN`), or a cookie-authenticated write without a valid `X-CSRF-Token` or from a foreign `Origin` (`CSRF_TOKEN_INVALID`, `CSRF_ORIGIN_REFUSED`).',
+  },
   404: {
     name: 'NotFound',
     description:
@@ -153,6 +168,11 @@ const errorDescriptions: Record<ErrorStatus, ResponseComponent> = {
   412: { name: 'PreconditionFailed', description: '`If-Match` names a revision that is no longer current.' },
   413: { name: 'PayloadTooLarge', description: 'The body is too large.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Too many failed attempts (`TOO_MANY_ATTEMPTS`); retry after `Retry-After` seconds.',
+    headers: ['RetryAfter'],
+  },
   502: {
     name: 'BadGateway',
     description:
@@ -214,12 +234,14 @@ export const securitySchemes: Record<string, JsonObject> = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'A short-lived JWT from `/api/auth/token`, or an API key for pipelines.',
+    description:
+      'A short-lived JWT from `/api/auth/token`, or an API key `pcs_…` from `/api/auth/api-key/create` for pipelines.',
   },
   sessionCookie: {
     type: 'apiKey',
     in: 'cookie',
     name: 'session',
-    description: 'The browser session set by `/api/auth/sign-in/email`.',
+    description:
+      'The browser session set by `/api/auth/sign-in/email` and `/api/auth/sign-up/email`. Writes with the cookie alone must send `X-CSRF-Token` (from `get-session` or the sign-in answer).',
   },
 };

@@ -1,3 +1,5 @@
+import type { Visibility } from '../access/roles.js';
+import type { AccessCommand } from './access-commands.js';
 import type { PortalObjectChanges } from './events.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 
@@ -17,7 +19,21 @@ export type ParentLookup =
       readonly ancestorIds: readonly string[];
       /** The parent or one of its ancestors carries a tombstone. */
       readonly deleted: boolean;
+      /** The parent's organization: a child always belongs to it (`null`: created before identity). */
+      readonly orgId: string | null;
     };
+
+/** Who creates an object, as the command handler authenticated them. */
+export interface NewObjectAccess {
+  /**
+   * The creator's active organization, which owns a root-level object. Below a parent the object
+   * belongs to the parent's organization instead, whoever creates it.
+   */
+  readonly orgId: string | null;
+  readonly createdBy: string | null;
+  /** `org` when not given. */
+  readonly visibility?: Visibility;
+}
 
 export interface CreateCatalog {
   readonly type: 'CreateCatalog';
@@ -28,6 +44,7 @@ export interface CreateCatalog {
     readonly links: readonly Link[];
     /** `null` for a root-level catalog. */
     readonly parent: ParentLookup | null;
+    readonly access: NewObjectAccess;
   };
 }
 
@@ -42,6 +59,7 @@ export interface CreateCollection {
     readonly keywords?: readonly string[];
     readonly extent?: CollectionExtent;
     readonly parent: ParentLookup | null;
+    readonly access: NewObjectAccess;
   };
 }
 
@@ -78,4 +96,9 @@ export interface DeletePortalObject {
 }
 
 export type PortalObjectCommand =
-  CreateCatalog | CreateCollection | UpdatePortalObject | MovePortalObject | DeletePortalObject;
+  | CreateCatalog
+  | CreateCollection
+  | UpdatePortalObject
+  | MovePortalObject
+  | DeletePortalObject
+  | AccessCommand;

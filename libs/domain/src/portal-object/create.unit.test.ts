@@ -1,10 +1,23 @@
 import { describe, it } from 'vitest';
 import type { CreateCatalog, CreateCollection, ParentLookup } from './commands.js';
-import { aLink, catalogCreated, collectionCreated, given, liveParent, newId } from './decider-test-kit.js';
+import {
+  aLink,
+  catalogCreated,
+  collectionCreated,
+  createdByCreator,
+  creator,
+  given,
+  liveParent,
+  newId,
+  testUserId,
+} from './decider-test-kit.js';
 import type { CollectionExtent } from './types.js';
 
 function createCatalog(id: string, parent: ParentLookup | null): CreateCatalog {
-  return { type: 'CreateCatalog', data: { id, title: 'Land cover', description: 'Maps', links: [], parent } };
+  return {
+    type: 'CreateCatalog',
+    data: { id, title: 'Land cover', description: 'Maps', links: [], parent, access: creator },
+  };
 }
 
 function createCollection(
@@ -14,7 +27,7 @@ function createCollection(
 ): CreateCollection {
   return {
     type: 'CreateCollection',
-    data: { id, title: 'Scenes', description: 'Level-2A', links: [], parent, ...extra },
+    data: { id, title: 'Scenes', description: 'Level-2A', links: [], parent, access: creator, ...extra },
   };
 }
 
@@ -25,12 +38,21 @@ describe('CreateCatalog', () => {
     given()
       .when({
         type: 'CreateCatalog',
-        data: { id, title: 'Land cover', description: 'Maps', links, parent: null },
+        data: { id, title: 'Land cover', description: 'Maps', links, parent: null, access: creator },
       })
       .then([
         {
           type: 'CatalogCreated',
-          data: { id, title: 'Land cover', description: 'Maps', parentId: null, links },
+          data: {
+            id,
+            title: 'Land cover',
+            description: 'Maps',
+            parentId: null,
+            links,
+            orgId: creator.orgId,
+            visibility: 'org',
+            createdBy: testUserId,
+          },
         },
       ]);
   });
@@ -176,5 +198,62 @@ describe('CreateCollection', () => {
     given(collectionCreated({ id }))
       .when(createCollection(id, null))
       .thenFails('ALREADY_EXISTS', new RegExp(`collection ${id} already exists`));
+  });
+});
+
+describe('the access a create records', () => {
+  const otherOrgId = newId();
+
+  it("gives a root-level object to the creator's organization, visible to it by default", () => {
+    const id = newId();
+    given()
+      .when(createCatalog(id, null))
+      .then([catalogCreated({ id, title: 'Land cover', description: 'Maps', ...createdByCreator })]);
+  });
+
+  it('keeps the visibility the creator gives', () => {
+    const id = newId();
+    given()
+      .when({
+        type: 'CreateCatalog',
+        data: {
+          id,
+          title: 'Land cover',
+          description: 'Maps',
+          links: [],
+          parent: null,
+          access: { ...creator, visibility: 'private' },
+        },
+      })
+      .then([catalogCreated({ id, title: 'Land cover', description: 'Maps', visibility: 'private' })]);
+    given()
+      .when(createCollection(id, null, { access: { ...creator, visibility: 'public' } }))
+      .then([collectionCreated({ id, title: 'Scenes', description: 'Level-2A', visibility: 'public' })]);
+  });
+
+  it("gives an object below a parent to the parent's organization, whoever creates it", () => {
+    const id = newId();
+    const parent = liveParent('catalog', { orgId: otherOrgId });
+    given()
+      .when(createCollection(id, parent))
+      .then([
+        collectionCreated({
+          id,
+          title: 'Scenes',
+          description: 'Level-2A',
+          parentId: parent.id,
+          orgId: otherOrgId,
+          createdBy: testUserId,
+        }),
+      ]);
+  });
+
+  it('records no creator when none is known', () => {
+    const id = newId();
+    given()
+      .when(createCollection(id, null, { access: { orgId: null, createdBy: null } }))
+      .then([
+        collectionCreated({ id, title: 'Scenes', description: 'Level-2A', orgId: null, createdBy: null }),
+      ]);
   });
 });

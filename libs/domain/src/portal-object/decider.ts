@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { createdAccess, decideAccess } from './access-decider.js';
 import { checkFieldsApply, diffChanges } from './changes.js';
 import type {
   CreateCatalog,
@@ -12,7 +13,8 @@ import type { PortalObjectEvent } from './events.js';
 import { checkPlacement } from './hierarchy.js';
 import type { ItemCommand } from './item-commands.js';
 import { decideItem } from './item-decider.js';
-import type { LivePortalObject, PortalObjectState } from './state.js';
+import { requireLive } from './require-live.js';
+import type { PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
 /** Collection fields a create may leave out. The extent stays `null` so the projector computes it. */
@@ -42,6 +44,10 @@ export function decide(
       return move(command, state);
     case 'DeletePortalObject':
       return remove(command, state);
+    case 'ChangeVisibility':
+    case 'ShareObject':
+    case 'UnshareObject':
+      return decideAccess(command, state);
     case 'CreateItem':
     case 'RequestUploadCompletion':
     case 'AttachUploadedAsset':
@@ -58,8 +64,12 @@ function createCatalog({ data }: CreateCatalog, state: PortalObjectState): Porta
   requireAbsent(data.id, state);
   checkPlacement({ id: data.id, kind: 'catalog', parent: data.parent, subtreeHeight: 0 });
   const { id, title, description, links } = data;
+  const parentId = data.parent?.id ?? null;
   return [
-    { type: 'CatalogCreated', data: { id, title, description, parentId: data.parent?.id ?? null, links } },
+    {
+      type: 'CatalogCreated',
+      data: { id, title, description, parentId, links, ...createdAccess(data.access, data.parent) },
+    },
   ];
 }
 
@@ -79,6 +89,7 @@ function createCollection({ data }: CreateCollection, state: PortalObjectState):
         license: data.license ?? collectionDefaults.license,
         keywords: data.keywords ?? collectionDefaults.keywords,
         extent: data.extent ?? collectionDefaults.extent,
+        ...createdAccess(data.access, data.parent),
       },
     },
   ];
@@ -102,6 +113,13 @@ function move({ data }: MovePortalObject, state: PortalObjectState): PortalObjec
     parent: data.parent,
     subtreeHeight: data.subtreeHeight,
   });
+  // Objects never change organization: their history, members' rights and API keys all hang on it.
+  if (data.parent?.found === true && data.parent.orgId !== object.access.orgId) {
+    throw new DomainError(
+      'ORGANIZATION_MISMATCH',
+      `${object.kind} ${object.id} cannot move under parent ${data.parent.id}: it belongs to another organization`,
+    );
+  }
   return [
     {
       type: 'PortalObjectMoved',
@@ -128,24 +146,4 @@ function requireAbsent(id: string, state: PortalObjectState): void {
   if (state.status === 'absent') return;
   const was = state.status === 'deleted' ? ' (deleted, and ids are never reused)' : '';
   throw new DomainError('ALREADY_EXISTS', `${state.kind} ${id} already exists${was}`);
-}
-
-/**
- * A deleted object answers like a missing one (`NOT_FOUND`), as reads answer 404 for it;
- * the message still tells a person which case it is.
- */
-function requireLive(id: string, state: PortalObjectState, ancestorDeleted: boolean): LivePortalObject {
-  switch (state.status) {
-    case 'absent':
-      throw new DomainError('NOT_FOUND', `portal object ${id} does not exist`);
-    case 'deleted':
-      throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted`);
-    case 'live':
-      if (ancestorDeleted) {
-        throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted with an ancestor`);
-      }
-      return state;
-    default:
-      return unreachable(state);
-  }
 }

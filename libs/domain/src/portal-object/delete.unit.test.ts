@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import type { DeletePortalObject } from './commands.js';
-import { catalogCreated, collectionCreated, given, liveParent, newId } from './decider-test-kit.js';
+import { catalogCreated, collectionCreated, creator, given, liveParent, newId } from './decider-test-kit.js';
 import type { PortalObjectDeleted } from './events.js';
 
 function remove(
@@ -87,7 +87,7 @@ describe('commands after a delete', () => {
     given(...history)
       .when({
         type: 'CreateCollection',
-        data: { id, title: 'Again', description: 'd', links: [], parent: null },
+        data: { id, title: 'Again', description: 'd', links: [], parent: null, access: creator },
       })
       .thenFails('ALREADY_EXISTS');
   });

@@ -1,5 +1,18 @@
+import type { Share, SharePrincipal } from '../access/object-access.js';
+import type { SharePermission, Visibility } from '../access/roles.js';
 import type { ItemEvent } from './item-events.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
+
+/**
+ * Who owns a new object and who may see it; part of every create event since schema version 2.
+ * Version 1 events are upcast on read (`upcastPortalObjectEvent`): no organization, public, no creator.
+ */
+export interface CreatedAccess {
+  /** The parent's organization, or the creator's active one at root level; never changes. */
+  readonly orgId: string | null;
+  readonly visibility: Visibility;
+  readonly createdBy: string | null;
+}
 
 export interface CatalogCreated {
   readonly type: 'CatalogCreated';
@@ -9,7 +22,7 @@ export interface CatalogCreated {
     readonly description: string;
     readonly parentId: string | null;
     readonly links: readonly Link[];
-  };
+  } & CreatedAccess;
 }
 
 export interface CollectionCreated {
@@ -24,7 +37,7 @@ export interface CollectionCreated {
     readonly keywords: readonly string[];
     /** Given on create; `null` means the projector computes it from the ready items below. */
     readonly extent: CollectionExtent | null;
-  };
+  } & CreatedAccess;
 }
 
 /** The fields a client may change after creation; which apply depends on the kind. */
@@ -73,12 +86,48 @@ export interface PortalObjectDeleted {
   };
 }
 
+export interface VisibilityChanged {
+  readonly type: 'VisibilityChanged';
+  readonly data: {
+    readonly id: string;
+    readonly kind: PortalKind;
+    readonly from: Visibility;
+    readonly to: Visibility;
+  };
+}
+
+/** A share given, or its permission changed (a second share to the same principal replaces the first). */
+export interface ObjectShared {
+  readonly type: 'ObjectShared';
+  readonly data: {
+    readonly id: string;
+    readonly kind: PortalKind;
+    readonly principal: SharePrincipal;
+    readonly permission: SharePermission;
+    /** The share it replaced, if any. */
+    readonly previous: Share | null;
+  };
+}
+
+export interface ObjectUnshared {
+  readonly type: 'ObjectUnshared';
+  readonly data: {
+    readonly id: string;
+    readonly kind: PortalKind;
+    readonly principal: SharePrincipal;
+    readonly permission: SharePermission;
+  };
+}
+
+export type AccessEvent = VisibilityChanged | ObjectShared | ObjectUnshared;
+
 export type PortalObjectEvent =
   | CatalogCreated
   | CollectionCreated
   | PortalObjectUpdated
   | PortalObjectMoved
   | PortalObjectDeleted
+  | AccessEvent
   | ItemEvent;
 
 export type PortalObjectEventType = PortalObjectEvent['type'];

@@ -32,6 +32,14 @@ export function withArticle(kind: PortalKind): string {
   return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
+/**
+ * A parent that is not there. Also what a command handler answers for a parent the caller may not read,
+ * deleted or not, so that the answer does not tell it exists: one wording for both.
+ */
+export function parentNotFound(id: string): DomainError {
+  return new DomainError('PARENT_NOT_FOUND', `parent ${id} does not exist`);
+}
+
 export interface Placement {
   readonly id: string;
   readonly kind: PortalKind;
@@ -58,9 +66,8 @@ export function checkPlacement({ id, kind, parent, subtreeHeight }: Placement): 
     checkDepth({ id, kind, parent, subtreeHeight }, 1);
     return 1;
   }
-  if (!parent.found) {
-    throw new DomainError('PARENT_NOT_FOUND', `parent ${parent.id} does not exist`);
-  }
+  if (!parent.found) throw parentNotFound(parent.id);
+  // Told only to a caller who could read the parent: the command handler answers anyone else as above.
   if (parent.deleted) {
     throw new DomainError('PARENT_NOT_FOUND', `parent ${parent.id} was deleted (itself or an ancestor)`);
   }

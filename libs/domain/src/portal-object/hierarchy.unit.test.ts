@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
 import { liveParent, newId } from './decider-test-kit.js';
-import { canBeAtRoot, canContain, checkPlacement } from './hierarchy.js';
+import { canBeAtRoot, canContain, checkPlacement, parentNotFound } from './hierarchy.js';
 import { portalKinds } from './types.js';
 
 describe('kind-parent table', () => {
@@ -40,5 +40,24 @@ describe('kind-parent table', () => {
         subtreeHeight: 0,
       }),
     ).toBe(8);
+  });
+
+  it('words a missing parent as parentNotFound does, which command handlers give for a hidden one', () => {
+    const id = newId();
+    const refusal = (): unknown => {
+      try {
+        checkPlacement({ id: newId(), kind: 'catalog', parent: { found: false, id }, subtreeHeight: 0 });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    const missing = refusal();
+    expect(missing).toBeInstanceOf(DomainError);
+    expect(missing).toStrictEqual(parentNotFound(id));
+    expect(parentNotFound(id)).toMatchObject({
+      code: 'PARENT_NOT_FOUND',
+      message: `parent ${id} does not exist`,
+    });
   });
 });

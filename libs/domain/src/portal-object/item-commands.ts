@@ -1,4 +1,4 @@
-import type { ParentLookup } from './commands.js';
+import type { NewObjectAccess, ParentLookup } from './commands.js';
 import type { ItemAsset, ItemMetadata, UploadedPart, UploadPlan } from './item-events.js';
 import type { Link } from './types.js';
 
@@ -14,6 +14,7 @@ export interface CreateItem {
     readonly upload: UploadPlan;
     /** Items always have a parent; `null` is refused with a message naming the allowed kinds. */
     readonly parent: ParentLookup | null;
+    readonly access: NewObjectAccess;
   };
 }
 

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { createdAccess } from './access-decider.js';
 import type {
   AbortUpload,
   AttachUploadedAsset,
@@ -44,7 +45,13 @@ function createItem({ data }: CreateItem, state: PortalObjectState): ItemEvent[]
   if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
   const parentId = data.parent.id;
   const { id, title, description, links, metadata, upload } = data;
-  return [{ type: 'ItemUploadStarted', data: { id, title, description, parentId, links, metadata, upload } }];
+  const access = createdAccess(data.access, data.parent);
+  return [
+    {
+      type: 'ItemUploadStarted',
+      data: { id, title, description, parentId, links, metadata, upload, ...access },
+    },
+  ];
 }
 
 function requestCompletion({ data }: RequestUploadCompletion, state: PortalObjectState): ItemEvent[] {

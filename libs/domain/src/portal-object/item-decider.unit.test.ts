@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { given, liveParent, newId } from './decider-test-kit.js';
+import { createdByCreator, creator, given, liveParent, newId } from './decider-test-kit.js';
 import { noItemMetadata, type ItemAsset, type ItemUploadStarted, type UploadPlan } from './item-events.js';
 import type { PortalObjectDeleted } from './events.js';
 
@@ -34,6 +34,7 @@ function started(id: string, parentId = newId()): ItemUploadStarted {
       links: [],
       metadata: noMetadata,
       upload: plan(),
+      ...createdByCreator,
     },
   };
 }
@@ -66,9 +67,36 @@ describe('creating an item', () => {
           metadata: noMetadata,
           upload: plan(),
           parent,
+          access: creator,
         },
       })
       .then([started(id, parent.id)]);
+  });
+
+  it("belongs to its parent's organization, with the visibility its creator gives", () => {
+    const id = newId();
+    const otherOrgId = newId();
+    const parent = liveParent('catalog', { orgId: otherOrgId });
+    given()
+      .when({
+        type: 'CreateItem',
+        data: {
+          id,
+          title: 'Scene',
+          description: null,
+          links: [],
+          metadata: noMetadata,
+          upload: plan(),
+          parent,
+          access: { ...creator, visibility: 'private' },
+        },
+      })
+      .then([
+        {
+          type: 'ItemUploadStarted',
+          data: { ...started(id, parent.id).data, orgId: otherOrgId, visibility: 'private' },
+        },
+      ]);
   });
 
   it('refuses the root level and a parent item', () => {
@@ -79,6 +107,7 @@ describe('creating an item', () => {
       links: [],
       metadata: noMetadata,
       upload: plan(),
+      access: creator,
     };
     given()
       .when({ type: 'CreateItem', data: { ...data, parent: null } })
@@ -96,6 +125,7 @@ describe('creating an item', () => {
       links: [],
       metadata: noMetadata,
       upload: plan(),
+      access: creator,
     };
     given()
       .when({ type: 'CreateItem', data: { ...data, parent: { found: false, id: newId() } } })

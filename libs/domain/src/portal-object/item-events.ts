@@ -1,3 +1,4 @@
+import type { CreatedAccess } from './events.js';
 import type { GeoJsonGeometry } from './geometry.js';
 import type { BBox, Link } from './types.js';
 
@@ -50,7 +51,7 @@ export interface ItemUploadStarted {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly upload: UploadPlan;
-  };
+  } & CreatedAccess;
 }
 
 export interface UploadedPart {

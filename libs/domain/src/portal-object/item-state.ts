@@ -6,6 +6,7 @@ import type {
   UploadPlan,
   UploadStatus,
 } from './item-events.js';
+import { accessOfCreated } from './access-state.js';
 import type { LiveFields, PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
@@ -40,6 +41,7 @@ export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalOb
       statusMessage: null,
       requestedParts: null,
       assets: [],
+      access: accessOfCreated(event.data),
     };
   }
   if (state.status === 'deleted') {

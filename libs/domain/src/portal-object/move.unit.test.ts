@@ -1,6 +1,13 @@
 import { describe, it } from 'vitest';
 import type { MovePortalObject, ParentLookup } from './commands.js';
-import { catalogCreated, collectionCreated, given, liveParent, newId } from './decider-test-kit.js';
+import {
+  catalogCreated,
+  collectionCreated,
+  given,
+  liveParent,
+  newId,
+  testOrgId,
+} from './decider-test-kit.js';
 
 function move(
   id: string,
@@ -181,5 +188,36 @@ describe('MovePortalObject', () => {
     given(catalogCreated({ id, parentId: newId() }))
       .when(move(id, null, 0, true))
       .thenFails('NOT_FOUND', /with an ancestor/);
+  });
+
+  it('refuses a parent of another organization: objects never change organization', () => {
+    const id = newId();
+    const elsewhere = liveParent('catalog', { orgId: newId() });
+    given(catalogCreated({ id }))
+      .when(move(id, elsewhere))
+      .thenFails(
+        'ORGANIZATION_MISMATCH',
+        new RegExp(
+          `^catalog ${id} cannot move under parent ${elsewhere.id}: it belongs to another organization$`,
+        ),
+      );
+    // An object from before identity belongs to no organization, and a parent of one to an organization.
+    given(collectionCreated({ id, orgId: null }))
+      .when(move(id, liveParent('catalog')))
+      .thenFails('ORGANIZATION_MISMATCH');
+  });
+
+  it('moves within its organization', () => {
+    const id = newId();
+    const from = newId();
+    const sameOrganization = liveParent('catalog', { orgId: testOrgId });
+    given(catalogCreated({ id, parentId: from, orgId: testOrgId }))
+      .when(move(id, sameOrganization))
+      .then([
+        {
+          type: 'PortalObjectMoved',
+          data: { id, kind: 'catalog', fromParentId: from, toParentId: sameOrganization.id },
+        },
+      ]);
   });
 });

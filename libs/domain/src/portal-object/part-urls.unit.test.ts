@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.js';
-import { newId } from './decider-test-kit.js';
+import { createdByCreator, newId } from './decider-test-kit.js';
 import type { PortalObjectEvent } from './events.js';
 import { noItemMetadata } from './item-events.js';
 import { checkPartUrlRequest } from './part-urls.js';
@@ -29,6 +29,7 @@ function uploading(id: string, partCount: number | null = 3): PortalObjectEvent 
         contentType: null,
         expiresAt: '2026-11-22T00:00:00.000Z',
       },
+      ...createdByCreator,
     },
   };
 }

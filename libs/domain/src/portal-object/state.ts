@@ -1,3 +1,5 @@
+import type { ObjectAccess } from '../access/object-access.js';
+import { accessOfCreated, evolveAccess } from './access-state.js';
 import type { PortalObjectChanges, PortalObjectEvent } from './events.js';
 import { openUploadStatuses } from './item-events.js';
 import { evolveItem, type LiveItem } from './item-state.js';
@@ -17,6 +19,8 @@ export interface LiveFields {
   /** `null` at root level. */
   readonly parentId: string | null;
   readonly links: readonly Link[];
+  /** Its organization, visibility, creator and shares; the ancestors' add to it (`grantsOf`). */
+  readonly access: ObjectAccess;
 }
 
 export interface LiveCatalog extends LiveFields {
@@ -42,6 +46,12 @@ export interface DeletedPortalObject {
   readonly kind: PortalKind;
   readonly parentId: string | null;
   /**
+   * Who could see it when it was deleted. No command applies any more, but a command on it must still
+   * answer a caller who could never read it exactly as for an unknown id, and tell one who could that
+   * it was deleted: the refusal itself must not reveal that (or what) it was.
+   */
+  readonly access: ObjectAccess;
+  /**
    * An item deleted while its multipart upload was open: the upload still has to be aborted in the
    * object store, and an `UploadAborted` records that it was.
    */
@@ -62,7 +72,16 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
     case 'CatalogCreated': {
       if (state.status !== 'absent') return state;
       const { id, title, description, parentId, links } = event.data;
-      return { status: 'live', kind: 'catalog', id, title, description, parentId, links };
+      return {
+        status: 'live',
+        kind: 'catalog',
+        id,
+        title,
+        description,
+        parentId,
+        links,
+        access: accessOfCreated(event.data),
+      };
     }
     case 'CollectionCreated': {
       if (state.status !== 'absent') return state;
@@ -78,6 +97,7 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
         license,
         keywords,
         extent,
+        access: accessOfCreated(event.data),
       };
     }
     case 'PortalObjectUpdated':
@@ -86,6 +106,10 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
       return state.status === 'live' ? { ...state, parentId: event.data.toParentId } : state;
     case 'PortalObjectDeleted':
       return state.status === 'live' ? tombstoneOf(state) : state;
+    case 'VisibilityChanged':
+    case 'ObjectShared':
+    case 'ObjectUnshared':
+      return state.status === 'live' ? { ...state, access: evolveAccess(state.access, event) } : state;
     case 'ItemUploadStarted':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
@@ -106,9 +130,13 @@ export function foldState(events: Iterable<PortalObjectEvent>): PortalObjectStat
   return state;
 }
 
-/** A live object becomes a tombstone; an item keeps the id of an upload left open. */
+/**
+ * A live object becomes a tombstone keeping its place and its access as they were; an item keeps the id
+ * of an upload left open.
+ */
 export function tombstoneOf(state: LivePortalObject): DeletedPortalObject {
-  const tombstone = { status: 'deleted', id: state.id, kind: state.kind, parentId: state.parentId } as const;
+  const { id, kind, parentId, access } = state;
+  const tombstone = { status: 'deleted', id, kind, parentId, access } as const;
   const open = state.kind === 'item' && openUploadStatuses.includes(state.uploadStatus);
   return open ? { ...tombstone, openUploadId: state.upload.uploadId } : tombstone;
 }

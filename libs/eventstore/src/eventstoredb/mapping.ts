@@ -14,7 +14,7 @@ import type {
   ReadPosition,
   RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import { ConcurrencyError, START, comparePositions } from '@portal/domain';
+import { ConcurrencyError, START, comparePositions, upcastRecordedEvent } from '@portal/domain';
 import type { EventToAppend, ExpectedRevision, Position, RecordedEvent } from '@portal/domain';
 import { assertNever, describeRevision } from '../append-rules.js';
 import { toStoredMetadata } from '../stored-metadata.js';
@@ -57,8 +57,9 @@ export function fromEsdbPosition(position: EsdbPosition | undefined, context: st
   return { commit: position.commit, prepare: position.prepare };
 }
 
+/** Decodes an event; stored events of an older schema version reach readers in today's shape. */
 export function fromEsdbRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
-  return {
+  return upcastRecordedEvent({
     id: event.id,
     streamId: event.streamId,
     revision: event.revision,
@@ -66,7 +67,7 @@ export function fromEsdbRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     type: event.type,
     data: event.data,
     metadata: toStoredMetadata(event.metadata, event.id),
-  };
+  });
 }
 
 /** Leaves every other error as it is. */

@@ -1,4 +1,4 @@
-import { comparePositions, START } from '@portal/domain';
+import { comparePositions, START, upcastRecordedEvent } from '@portal/domain';
 import type {
   AppendResult,
   EventStore,
@@ -129,6 +129,11 @@ function roundTripJson<T>(value: T): T {
   return (value === undefined ? null : JSON.parse(JSON.stringify(value))) as T;
 }
 
+/** What readers get: a copy, and stored events of an older schema version in today's shape. */
 function copyEvent(event: RecordedEvent): RecordedEvent {
-  return { ...event, data: roundTripJson(event.data), metadata: roundTripJson(event.metadata) };
+  return upcastRecordedEvent({
+    ...event,
+    data: roundTripJson(event.data),
+    metadata: roundTripJson(event.metadata),
+  });
 }

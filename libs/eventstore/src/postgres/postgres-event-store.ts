@@ -1,4 +1,4 @@
-import { START } from '@portal/domain';
+import { START, upcastRecordedEvent } from '@portal/domain';
 import type {
   AppendResult,
   EventStore,
@@ -254,8 +254,9 @@ function toPosition(row: Pick<EventRow, 'commit_position' | 'prepare_position'>)
   return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
 }
 
+/** Decodes a row; stored events of an older schema version reach readers in today's shape. */
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
+  return upcastRecordedEvent({
     id: row.event_id_text,
     streamId: row.stream_id,
     revision: BigInt(row.stream_revision_text),
@@ -263,5 +264,5 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     data: row.data,
     metadata: toStoredMetadata(row.metadata, row.event_id_text),
-  };
+  });
 }

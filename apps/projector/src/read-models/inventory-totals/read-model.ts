@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
 
 /**
- * `inventory_totals`: live objects and asset bytes per organization, kind and status. Its DDL must run
- * after `portal_objects`' (it puts triggers on that table and on `assets`); the triggers keep it, so
- * there is nothing to do per event.
+ * `inventory_totals`: live objects and asset bytes per set of read principals, kind and status. Its DDL
+ * must run after `portal_objects`' (it puts triggers on that table and reads its access columns); the
+ * triggers keep it, so there is nothing to do per event.
  */
 export const inventoryTotalsReadModel: ReadModel = {
   name: 'inventory-totals',

@@ -36,6 +36,9 @@ describe('asPortalObjectEvent', () => {
     'UploadFailed',
     'UploadAborted',
     'UploadExpired',
+    'VisibilityChanged',
+    'ObjectShared',
+    'ObjectUnshared',
   ])('follows %s', (type) => {
     expect(asPortalObjectEvent(recorded(type, { id: 'x' }))).toEqual({ type, data: { id: 'x' } });
   });

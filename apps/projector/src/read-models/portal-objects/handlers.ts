@@ -9,11 +9,13 @@ import {
   type RecordedEvent,
 } from '@portal/domain';
 import type { Sql } from '../../projection.js';
+import { applyAccessEvent } from './access-handlers.js';
 import { addReadyItemToParentExtent, recomputeItemsExtent } from './collection-extent.js';
 import { applyItemEvent } from './item-handlers.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { adjustChildCount, anyTombstoneAmong, findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
+import { recomputeSubtreeAccess } from './subtree-access.js';
 
 /**
  * Evolve on rows. Every statement that changes the object itself is guarded by `version < revision`,
@@ -35,6 +37,10 @@ export async function applyPortalObjectEvent(
       return moved(sql, event, recorded);
     case 'PortalObjectDeleted':
       return deleted(sql, event, recorded);
+    case 'VisibilityChanged':
+    case 'ObjectShared':
+    case 'ObjectUnshared':
+      return applyAccessEvent(sql, event, recorded);
     case 'ItemUploadStarted':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
@@ -72,19 +78,8 @@ async function placementUnder(sql: Sql, parentId: string | null, childId: string
 
 const createdInsert = placedInsertStatements({
   name: 'created',
-  columns: [
-    'kind',
-    'status',
-    'title',
-    'description',
-    'org_id',
-    'links',
-    'license',
-    'keywords',
-    'extent',
-    'version',
-  ],
-  values: ['$5', "'ready'", '$6', '$7', '$8', '$9::jsonb', '$10', '$11::jsonb', '$12::jsonb', '$13'],
+  columns: ['kind', 'status', 'title', 'description', 'links', 'license', 'keywords', 'extent', 'version'],
+  values: ['$8', "'ready'", '$9', '$10', '$11::jsonb', '$12', '$13::jsonb', '$14::jsonb', '$15'],
 });
 
 async function created(
@@ -99,7 +94,6 @@ async function created(
     collection ? 'collection' : 'catalog',
     data.title,
     data.description,
-    recorded.metadata.orgId,
     JSON.stringify(data.links),
     collection?.license ?? null,
     collection ? JSON.stringify(collection.keywords) : null,
@@ -140,7 +134,8 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
   if (changes.title !== undefined) {
     set('title', changes.title);
     const base = slugify(changes.title);
-    set('slug', await assignSlug(sql, { parentId: row.parentId, base, objectId: row.id, current: row.slug }));
+    const request = { parentId: row.parentId, orgId: row.orgId, base, objectId: row.id, current: row.slug };
+    set('slug', await assignSlug(sql, request));
   }
   if (changes.description !== undefined) set('description', changes.description);
   if (changes.links !== undefined) set('links', JSON.stringify(changes.links), '::jsonb');
@@ -167,6 +162,7 @@ async function moved(sql: Sql, event: PortalObjectMoved, recorded: RecordedEvent
     ? row.slug
     : await assignSlug(sql, {
         parentId: toParentId,
+        orgId: row.orgId,
         base: slugify(row.title),
         objectId: row.id,
         current: row.slug,
@@ -203,6 +199,8 @@ async function moved(sql: Sql, event: PortalObjectMoved, recorded: RecordedEvent
       WHERE ancestor_ids @> ARRAY[$1::uuid]`,
     [row.id, newPrefix, oldPrefixLength, buried, at],
   );
+  // The new parent's path passes its visibility and shares on to the whole subtree.
+  await recomputeSubtreeAccess(sql, row.id);
   if (row.deleted) return;
   await adjustChildCount(sql, row.parentId, -1);
   if (!buried) await adjustChildCount(sql, toParentId, 1);

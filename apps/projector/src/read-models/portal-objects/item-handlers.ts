@@ -50,7 +50,6 @@ const uploadStartedInsert = placedInsertStatements({
     'status',
     'title',
     'description',
-    'org_id',
     'links',
     'tags',
     'bbox',
@@ -65,26 +64,25 @@ const uploadStartedInsert = placedInsertStatements({
   values: [
     "'item'",
     "'uploading'",
-    '$5',
-    '$6',
-    '$7',
-    '$8::jsonb',
-    '$9::jsonb',
-    '$10::double precision[]',
+    '$8',
+    '$9',
+    '$10::jsonb',
     '$11::jsonb',
+    '$12::double precision[]',
+    '$13::jsonb',
     // Never fails: a geometry PostGIS cannot read falls back to the bbox, then to NULL (schema.sql).
-    'portal_footprint($11::jsonb, $10::double precision[])',
-    '$12::timestamptz',
-    '$13::timestamptz',
+    'portal_footprint($13::jsonb, $12::double precision[])',
     '$14::timestamptz',
-    '$15::jsonb',
-    '$16',
+    '$15::timestamptz',
+    '$16::timestamptz',
+    '$17::jsonb',
+    '$18',
   ],
   // The upload goes in with the item, in the same round trip; a replay inserts neither.
   alongside: `uploaded AS (
         INSERT INTO uploads (item_id, upload_id, bucket, key, part_size, part_count, size_bytes, file_name,
                              content_type, status, expires_at, version, created_at, updated_at)
-        SELECT $1, $17, $18, $19, $20, $21, $22, $23, $24, 'uploading', $25, $16, $4, $4
+        SELECT $1, $19, $20, $21, $22, $23, $24, $25, $26, 'uploading', $27, $18, $4, $4
          WHERE EXISTS (SELECT 1 FROM inserted)
         ON CONFLICT (item_id) DO NOTHING
       )`,
@@ -99,7 +97,6 @@ async function uploadStarted(sql: Sql, event: ItemUploadStarted, recorded: Recor
   await insertPlaced(sql, uploadStartedInsert, { ...data, occurredAt: recorded.metadata.occurredAt }, [
     data.title,
     data.description,
-    recorded.metadata.orgId,
     JSON.stringify(data.links),
     JSON.stringify(metadata.tags),
     bbox,

@@ -1,10 +1,11 @@
-import { slugify } from '@portal/domain';
+import { slugify, type CreatedAccess } from '@portal/domain';
 import type { Sql } from '../../projection.js';
 import { assignSlug } from './slug-assignment.js';
 
 /**
- * The insert of a new object below its parent, for one create event type. Parameters `$1`–`$4` are the
- * same for every type (id, parent id, slug, occurredAt); the event's own columns take `$5` on.
+ * The insert of a new object below its parent, for one create event type. Parameters `$1`–`$7` are the
+ * same for every type (id, parent id, slug, occurredAt, organization, visibility, creator); the event's
+ * own columns take `$8` on.
  */
 export interface PlacedInsert {
   /** Names the prepared statements: `projector_portal_objects_insert_<name>_…`. */
@@ -28,9 +29,10 @@ export interface PlacedInsertStatements {
 }
 
 /**
- * One round trip: the placement comes from the parent row, the insert is guarded by the primary key
- * (and, on the first try, by the sibling slug index too), and the parent's child count moves only when
- * a live row was inserted. Prepared by name: creates are the hottest statements of a bulk ingest.
+ * One round trip: the placement and the inherited access come from the parent row (a new object has no
+ * shares of its own: it reads what its parent's path grants, narrowed by its own visibility), the insert
+ * is guarded by the primary key (and, on the first try, by the sibling slug index too), and the parent's
+ * child count moves only when a live row was inserted. Prepared by name: creates are the hottest statements of a bulk ingest.
  *
  * A create appends to the child's own stream only, so it can land after its parent's (or an ancestor's)
  * tombstone. The command side then answers 404 for the child (its ancestor is deleted), so the row is
@@ -50,15 +52,20 @@ export function placedInsertStatements(insert: PlacedInsert): PlacedInsertStatem
         SELECT p.ancestor_ids || p.id AS ancestor_ids, p.depth + 1 AS depth,
                p.deleted_at IS NOT NULL OR EXISTS (
                  SELECT 1 FROM portal_objects a WHERE a.id = ANY(p.ancestor_ids) AND a.deleted_at IS NOT NULL
-               ) AS under_tombstone
+               ) AS under_tombstone,
+               portal_narrower_visibility(p.effective_visibility, $6) AS effective_visibility,
+               p.share_readers, p.share_editors
           FROM portal_objects p WHERE p.id = $2
         UNION ALL
-        SELECT '{}'::uuid[], 1, false WHERE $2::uuid IS NULL
+        SELECT '{}'::uuid[], 1, false, $6, '{}'::text[], '{}'::text[] WHERE $2::uuid IS NULL
       ), inserted AS (
         INSERT INTO portal_objects (id, parent_id, slug, ancestor_ids, depth, created_at, updated_at, deleted_at,
-                                    ${insert.columns.join(', ')})
+                                    org_id, visibility, created_by, effective_visibility, share_readers,
+                                    share_editors, read_principals, ${insert.columns.join(', ')})
         SELECT $1, $2, $3, parent.ancestor_ids, parent.depth, $4, $4,
                CASE WHEN parent.under_tombstone THEN $4::timestamptz END,
+               $5, $6, $7, parent.effective_visibility, parent.share_readers, parent.share_editors,
+               portal_read_principals($5, $7, parent.effective_visibility, parent.share_readers),
                ${insert.values.join(', ')}
           FROM parent
         ON CONFLICT ${arbiter === 'primary-key' ? '(id) ' : ''}DO NOTHING
@@ -76,7 +83,7 @@ export function placedInsertStatements(insert: PlacedInsert): PlacedInsertStatem
   return { firstTry: statement('any-unique-index'), byId: statement('primary-key') };
 }
 
-export interface NewObject {
+export interface NewObject extends CreatedAccess {
   readonly id: string;
   readonly parentId: string | null;
   readonly title: string;
@@ -84,9 +91,10 @@ export interface NewObject {
 }
 
 /**
- * Inserts the object with a slug unique among its live siblings, once: a replayed create finds its row
+ * Inserts the object with a slug unique among its live siblings (at root level: those of its
+ * organization), once: a replayed create finds its row
  * and changes nothing. One round trip unless the plain slug is taken. `ownValues` are the parameters
- * from `$5` on.
+ * from `$8` on.
  */
 export async function insertPlaced(
   sql: Sql,
@@ -99,6 +107,9 @@ export async function insertPlaced(
     object.parentId,
     slug,
     object.occurredAt,
+    object.orgId,
+    object.visibility,
+    object.createdBy,
     ...ownValues,
   ];
   const base = slugify(object.title);
@@ -111,6 +122,12 @@ export async function insertPlaced(
     throw new Error(`parent ${object.parentId} of ${object.id} is not in the read model`);
   }
   if (first.rows[0].inserted === 1 || first.rows[0].existed) return;
-  const slug = await assignSlug(sql, { parentId: object.parentId, base, objectId: object.id, current: null });
+  const slug = await assignSlug(sql, {
+    parentId: object.parentId,
+    orgId: object.orgId,
+    base,
+    objectId: object.id,
+    current: null,
+  });
   await sql.query({ ...statements.byId, values: values(slug) });
 }

@@ -29,9 +29,10 @@ const record = (event: Created | Parameters<typeof streamOf>[0], at = '2025-01-0
 describe('portal_objects read model', () => {
   it('projects a root catalog and a collection below it with their place in the tree', async () => {
     const orgId = randomUUID();
-    const catalog = catalogCreated({ title: 'Land Cover', description: 'all of it' });
+    const catalog = catalogCreated({ title: 'Land Cover', description: 'all of it', orgId });
     const collection = collectionCreated({
       title: 'Sentinel 2 — L2A',
+      orgId,
       parentId: catalog.data.id,
       license: 'CC-BY-4.0',
       keywords: ['s2'],
@@ -47,12 +48,9 @@ describe('portal_objects read model', () => {
       ],
     });
     await apply([
-      log.record(catalog, streamOf(catalog), metadata({ orgId, occurredAt: '2025-02-01T10:00:00.000Z' })),
-      log.record(
-        collection,
-        streamOf(collection),
-        metadata({ orgId, occurredAt: '2025-02-01T10:00:01.000Z' }),
-      ),
+      // The organization is the event's own (the parent's), never the metadata's (the caller's active one).
+      log.record(catalog, streamOf(catalog), metadata({ occurredAt: '2025-02-01T10:00:00.000Z' })),
+      log.record(collection, streamOf(collection), metadata({ occurredAt: '2025-02-01T10:00:01.000Z' })),
     ]);
 
     const parent = await row(catalog.data.id);
@@ -76,6 +74,7 @@ describe('portal_objects read model', () => {
     expect(child).toMatchObject({
       kind: 'collection',
       status: 'ready',
+      org_id: orgId,
       slug: 'sentinel-2-l2a',
       parent_id: catalog.data.id,
       ancestor_ids: [catalog.data.id],
@@ -201,7 +200,7 @@ describe('portal_objects read model', () => {
   it('ignores event types it does not follow, but fails on an object it never saw', async () => {
     const before = await dumpReadModel(db.pool, schema);
     await apply([
-      log.record({ type: 'OrganizationCreated', data: { id: randomUUID() } }, `org-${randomUUID()}`),
+      log.record({ type: 'NewsletterSent', data: { id: randomUUID() } }, `newsletter-${randomUUID()}`),
     ]);
     expect(await dumpReadModel(db.pool, schema)).toEqual(before);
 

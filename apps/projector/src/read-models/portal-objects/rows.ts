@@ -8,6 +8,8 @@ export interface ObjectRow {
   /** `ready` for catalogs and collections; an item's upload status. */
   readonly status: string;
   readonly parentId: string | null;
+  /** Its organization (`null`: created before identity); never changes. */
+  readonly orgId: string | null;
   readonly title: string;
   readonly slug: string;
   readonly ancestorIds: readonly string[];
@@ -21,6 +23,7 @@ interface RawRow {
   kind: PortalKind;
   status: string;
   parent_id: string | null;
+  org_id: string | null;
   title: string;
   slug: string;
   ancestor_ids: string[];
@@ -37,7 +40,7 @@ export async function findObject(
 ): Promise<ObjectRow | null> {
   const result = await sql.query<RawRow>({
     name: options.forUpdate ? 'projector_portal_objects_find_for_update' : 'projector_portal_objects_find',
-    text: `SELECT id, kind, status, parent_id, title, slug, ancestor_ids, depth, version::text AS version,
+    text: `SELECT id, kind, status, parent_id, org_id, title, slug, ancestor_ids, depth, version::text AS version,
                   deleted_at IS NOT NULL AS deleted
              FROM portal_objects WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
     values: [id],
@@ -49,6 +52,7 @@ export async function findObject(
     kind: row.kind,
     status: row.status,
     parentId: row.parent_id,
+    orgId: row.org_id,
     title: row.title,
     slug: row.slug,
     ancestorIds: row.ancestor_ids,

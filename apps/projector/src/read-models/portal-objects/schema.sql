@@ -28,9 +28,19 @@ CREATE TABLE IF NOT EXISTS portal_objects (
   deleted_at timestamptz
 );
 
-CREATE UNIQUE INDEX IF NOT EXISTS portal_objects_sibling_slug
-  ON portal_objects (COALESCE(parent_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)
+-- Slugs are unique among live siblings. Root-level objects are siblings within their organization only:
+-- a slug taken in another organization must never turn a title into `-2`, which would tell that an object
+-- the caller cannot see exists there. Below a parent every sibling belongs to the parent's organization
+-- already. Objects created before identity (no organization) are siblings of one another at root level.
+-- This replaces `portal_objects_sibling_slug` (keyed on the parent alone) in an existing read schema; the
+-- new key is weaker, so building it cannot fail on existing rows. A rebuild creates it fresh.
+DROP INDEX IF EXISTS portal_objects_sibling_slug;
+CREATE UNIQUE INDEX IF NOT EXISTS portal_objects_sibling_slug_in_org
+  ON portal_objects (COALESCE(parent_id, org_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)
   WHERE deleted_at IS NULL;
+-- Path lookup at the root level finds a slug in every organization (apps/api/src/browser/path-lookup.ts).
+CREATE INDEX IF NOT EXISTS portal_objects_root_slug ON portal_objects (slug)
+  WHERE deleted_at IS NULL AND parent_id IS NULL;
 CREATE INDEX IF NOT EXISTS portal_objects_parent ON portal_objects (parent_id, kind, title, id) WHERE deleted_at IS NULL;
 CREATE INDEX IF NOT EXISTS portal_objects_kind_created ON portal_objects (kind, created_at, id) WHERE deleted_at IS NULL;
 -- fastupdate off: subtree moves and deletes search this index inside busy batches, and a pending list
@@ -165,3 +175,77 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 -- the projector's inserts then append to a pending list instead of touching ~100 trigram entries each.
 CREATE INDEX IF NOT EXISTS portal_objects_text_trgm ON portal_objects
   USING gin ((title || ' ' || COALESCE(description, '')) public.gin_trgm_ops) WHERE deleted_at IS NULL;
+
+-- Access (identity, docs/identity.md). Added with ADD COLUMN IF NOT EXISTS so an existing read schema
+-- gains them; its rows were created before identity existed: public, no organization, no creator.
+-- The object's own visibility, and the narrowest along the path from the root level down to it.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS visibility text NOT NULL DEFAULT 'public';
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS effective_visibility text NOT NULL DEFAULT 'public';
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS created_by uuid;
+-- The object's own shares: [{principal: {type, id}, permission}], in the order given.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS shares jsonb NOT NULL DEFAULT '[]';
+-- Principals given read (`user:<id>`, `member:<org>`) and edit (`user:<id>`, `editor:<org>`) rights by the
+-- shares on the object AND all its ancestors: what its descendants inherit. Sorted, distinct.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS share_readers text[] NOT NULL DEFAULT '{}';
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS share_editors text[] NOT NULL DEFAULT '{}';
+-- Who may read the object (`grantsOf(path).read` of libs/domain/src/access/principals.ts): the API shows a
+-- row when this overlaps the caller's principals (`read_principals && $principals`). Sorted, distinct.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS read_principals text[] NOT NULL DEFAULT '{public}';
+CREATE INDEX IF NOT EXISTS portal_objects_read_principals ON portal_objects USING gin (read_principals)
+  WHERE deleted_at IS NULL;
+-- The children a caller may not see are among the live ones that are not public: the API's
+-- `visibleChildCount` (apps/api/src/browser/visibility.ts) counts those of one visibility under a node in
+-- one index-only range of this, never the public bulk of a wide node (~2 ms instead of ~100 ms for an
+-- anonymous caller on a node of 100,000 children). Kept small: public rows are not in it.
+CREATE INDEX IF NOT EXISTS portal_objects_hidden_children ON portal_objects (parent_id, effective_visibility)
+  INCLUDE (read_principals) WHERE deleted_at IS NULL AND effective_visibility <> 'public';
+
+-- The narrower of two visibilities (`narrowerVisibility` of libs/domain/src/access/roles.ts).
+CREATE OR REPLACE FUNCTION portal_narrower_visibility(a text, b text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN a = 'private' OR b = 'private' THEN 'private'
+              WHEN a = 'org' OR b = 'org' THEN 'org'
+              ELSE 'public' END
+$$;
+
+-- The principals one share ({principal: {type, id}, permission}) gives read and edit rights to; NULL for
+-- the edit rights of a viewer share. Organization shares reach its members, or its editors and up.
+CREATE OR REPLACE FUNCTION portal_share_reader(share jsonb)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE share->'principal'->>'type' WHEN 'user' THEN 'user:' ELSE 'member:' END
+         || (share->'principal'->>'id')
+$$;
+CREATE OR REPLACE FUNCTION portal_share_editor(share jsonb)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN share->>'permission' = 'editor'
+              THEN CASE share->'principal'->>'type' WHEN 'user' THEN 'user:' ELSE 'editor:' END
+                   || (share->'principal'->>'id') END
+$$;
+
+-- Principals as the read model keeps them: distinct, in byte order, without NULLs.
+CREATE OR REPLACE FUNCTION portal_principal_set(principals text[])
+RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT COALESCE(array_agg(DISTINCT p ORDER BY p), '{}')
+    FROM (SELECT u COLLATE "C" AS p FROM unnest(principals) AS u) given
+   WHERE p IS NOT NULL
+$$;
+
+-- The read principals of an object from its organization, creator, effective visibility and inherited
+-- share readers: the rule of `grantsOf` (libs/domain/src/access/principals.ts), in its order too (byte
+-- order, as JavaScript sorts), so a row and a TypeScript computation compare equal. Legacy objects (no
+-- organization) grant only what their visibility and shares give. Calls no other function of this
+-- schema, so it works under any search_path (schema-qualified, or after a rebuild renamed the schema).
+CREATE OR REPLACE FUNCTION portal_read_principals(
+  org_id uuid, created_by uuid, effective_visibility text, share_readers text[])
+RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT COALESCE(array_agg(DISTINCT p ORDER BY p), '{}')
+    FROM (SELECT u COLLATE "C" AS p
+            FROM unnest(ARRAY[
+                   CASE WHEN org_id IS NOT NULL THEN 'admin:' || org_id END,
+                   CASE WHEN org_id IS NOT NULL AND effective_visibility <> 'private' THEN 'member:' || org_id END,
+                   CASE WHEN org_id IS NOT NULL AND created_by IS NOT NULL
+                        THEN 'member:' || org_id || '/user:' || created_by END,
+                   CASE WHEN effective_visibility = 'public' THEN 'public' END
+                 ] || share_readers) AS u) granted
+   WHERE p IS NOT NULL
+$$;

@@ -4,6 +4,12 @@ import type { Sql } from '../../projection.js';
 export interface SlugRequest {
   /** The sibling group: `null` for root level. */
   readonly parentId: string | null;
+  /**
+   * The object's organization: at root level its siblings are the root-level objects of the same
+   * organization only (`null`, from before identity: of no organization). Below a parent all siblings
+   * are in the parent's organization, so the parent alone decides.
+   */
+  readonly orgId: string | null;
   /** `slugify(title)`. */
   readonly base: string;
   /** The object itself: never counts as a sibling. */
@@ -12,11 +18,14 @@ export interface SlugRequest {
   readonly current: string | null;
 }
 
-const noParent = '00000000-0000-0000-0000-000000000000';
-// Same expression as the partial unique index portal_objects_sibling_slug, so lookups use it.
+const noScope = '00000000-0000-0000-0000-000000000000';
+/**
+ * The sibling group as the partial unique index portal_objects_sibling_slug_in_org keys it (the same
+ * expression, so lookups use it): the parent, or at root level the organization.
+ */
 const siblingsTaking = `
   SELECT slug FROM portal_objects
-   WHERE COALESCE(parent_id, '${noParent}'::uuid) = COALESCE($1::uuid, '${noParent}'::uuid)
+   WHERE COALESCE(parent_id, org_id, '${noScope}'::uuid) = COALESCE($1::uuid, $4::uuid, '${noScope}'::uuid)
      AND deleted_at IS NULL AND id <> $2 AND slug = ANY($3::text[])`;
 
 async function takenAmong(
@@ -27,7 +36,7 @@ async function takenAmong(
   const result = await sql.query<{ slug: string }>({
     name: 'projector_portal_objects_siblings_taking',
     text: siblingsTaking,
-    values: [request.parentId, request.objectId, candidates],
+    values: [request.parentId, request.objectId, candidates, request.orgId],
   });
   return new Set(result.rows.map((row) => row.slug));
 }

@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import { decideOrganization, initialOrganizationState, type Position } from '@portal/domain';
+import type { ApiDependencies } from '../dependencies.js';
+import { appendToOrganization } from './organization-commands.js';
+import { releaseOrganizationSlug, reserveOrganizationSlug } from './organization-slugs.js';
+
+/**
+ * Creates the organization every user gets at sign-up, owned by them and named after them. Its slug is
+ * reserved first and released if the events cannot be appended.
+ */
+export async function createPersonalOrganization(
+  deps: ApiDependencies,
+  req: Request,
+  owner: { readonly userId: string; readonly name: string },
+  orgId: string,
+  at: Date,
+): Promise<{ readonly slug: string; readonly position: Position | null }> {
+  const slug = await reserveOrganizationSlug(deps.pool, deps.eventStore, orgId, { name: owner.name });
+  if (slug === null) throw new Error('no free slug for the personal organization');
+  const events = decideOrganization(
+    {
+      type: 'CreateOrganization',
+      data: { orgId, name: owner.name, slug, personal: true, ownerId: owner.userId },
+    },
+    initialOrganizationState,
+  );
+  try {
+    const { position } = await appendToOrganization(deps, req, orgId, events, null, {
+      userId: owner.userId,
+      at,
+    });
+    return { slug, position };
+  } catch (error) {
+    await releaseOrganizationSlug(deps.pool, orgId);
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import type { ReadModel } from '../../projection.js';
+import { asIdentityEvent } from './events.js';
+import { applyIdentityEvent } from './handlers.js';
+
+/** `users`, `organizations`, `org_members`, `org_invitations`: who is a member of what, with which role. */
+export const identityReadModel: ReadModel = {
+  name: 'identity',
+  ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  async apply(sql, recorded) {
+    const event = asIdentityEvent(recorded);
+    if (event) await applyIdentityEvent(sql, event, recorded);
+  },
+};

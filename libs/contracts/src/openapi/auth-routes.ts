@@ -1,0 +1,282 @@
+import {
+  apiKeyListSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  revokeApiKeyBodySchema,
+  apiKeySchema,
+} from '../api-keys.js';
+import {
+  currentUserSchema,
+  protectedSchema,
+  sessionViewSchema,
+  signedOutSchema,
+  signInBodySchema,
+  signUpBodySchema,
+  tokenSchema,
+} from '../auth.js';
+import {
+  acceptInvitationBodySchema,
+  createOrganizationBodySchema,
+  hasPermissionBodySchema,
+  hasPermissionSchema,
+  invitationSchema,
+  inviteMemberBodySchema,
+  memberListSchema,
+  memberSchema,
+  organizationListSchema,
+  organizationMembershipSchema,
+  removedMemberSchema,
+  removeMemberBodySchema,
+  setActiveOrganizationBodySchema,
+  updateMemberRoleBodySchema,
+} from '../organizations.js';
+import type { z } from 'zod';
+import type { ErrorStatus, Route } from './route.js';
+
+const bodyErrors: readonly ErrorStatus[] = [400, 401, 403, 413, 415];
+
+/** Organization commands answer once their events are projected, like every command. */
+function organizationCommand(status: 200 | 201, description: string, schema: z.ZodType): Route['responses'] {
+  return {
+    [status]: { description, schema, headers: ['XEventPosition'] },
+    202: {
+      description: `${description} Answered to \`Prefer: respond-async\` before the change is projected.`,
+      schema,
+      headers: ['XEventPosition', 'PreferenceApplied'],
+    },
+  };
+}
+
+const activeOrganizationNote =
+  "Acts on the active organization of the credential (the session's, the JWT's `org`, the API key's own).";
+
+export const authRoutes: readonly Route[] = [
+  {
+    method: 'post',
+    path: '/api/auth/sign-up/email',
+    operationId: 'signUp',
+    summary: 'Sign up with email and password',
+    description:
+      'Creates the user and their personal organization (they are its owner, and it is the active one) and starts a session: `Set-Cookie: session=…` (HttpOnly, SameSite=Lax). A cookie sent along is ignored. An email that has an account answers 409 `ALREADY_EXISTS`. More than `SIGN_UP_MAX_PER_ADDRESS` sign-ups from the client address within `SIGN_UP_WINDOW_SECONDS` answer 429 with `Retry-After`.',
+    tag: 'auth',
+    public: true,
+    body: signUpBodySchema,
+    responses: {
+      201: {
+        description: 'Signed up and signed in.',
+        schema: sessionViewSchema,
+        headers: ['XEventPosition'],
+      },
+    },
+    errors: [400, 403, 409, 413, 415, 429, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/sign-in/email',
+    operationId: 'signIn',
+    summary: 'Sign in with email and password',
+    description:
+      'Always starts a new session (a cookie sent along is never reused) in the personal organization. A wrong email or password answers 401 alike. After `SIGN_IN_MAX_ATTEMPTS` failures for the email or from the client address within `SIGN_IN_WINDOW_SECONDS`, every attempt answers 429 with `Retry-After`, right password or not.',
+    tag: 'auth',
+    public: true,
+    body: signInBodySchema,
+    responses: { 200: { description: 'Signed in.', schema: sessionViewSchema } },
+    errors: [400, 401, 403, 413, 415, 429, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/sign-out',
+    operationId: 'signOut',
+    summary: 'Sign out',
+    description: 'Revokes the session, and with it every JWT issued from it; clears the cookie.',
+    tag: 'auth',
+    responses: { 200: { description: 'Signed out.', schema: signedOutSchema } },
+    errors: [401, 403],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/get-session',
+    operationId: 'getSession',
+    summary: 'The current session',
+    description:
+      'The user, the session, the active organization with the current role, and (for the cookie) the CSRF token to send as `X-CSRF-Token` on writes. Every field is null without credentials.',
+    tag: 'auth',
+    public: true,
+    responses: { 200: { description: 'The session, or nulls.', schema: sessionViewSchema } },
+    errors: [401],
+  },
+  ...(['get', 'post'] as const).map((method): Route => ({
+    method,
+    path: '/api/auth/token',
+    operationId: method === 'get' ? 'getToken' : 'createToken',
+    summary: 'A short-lived JWT for the session',
+    description:
+      'HS256, `JWT_TTL_SECONDS` (15 minutes) long, for `Authorization: Bearer`. Needs the session cookie (a JWT or an API key answers 403). Signing out revokes it; the role used is always the current one, whatever the token says.',
+    tag: 'auth',
+    responses: { 200: { description: 'The token.', schema: tokenSchema } },
+    errors: [401, 403],
+  })),
+  {
+    method: 'post',
+    path: '/api/auth/api-key/create',
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: `For pipelines: \`Authorization: Bearer pcs_…\`. The key acts as its creator with the lower of its role and the creator's current one, and stops working when the creator leaves the organization. Shown this once; only its SHA-256 digest is kept. Admins and owners, with the session or a JWT. ${activeOrganizationNote}`,
+    tag: 'auth',
+    body: createApiKeyBodySchema,
+    responses: organizationCommand(201, 'The key.', createdApiKeySchema),
+    errors: bodyErrors,
+  },
+  {
+    method: 'get',
+    path: '/api/auth/api-key/list',
+    operationId: 'listApiKeys',
+    summary: "The organization's API keys",
+    description: `Newest first, revoked ones included; never the keys themselves. Admins and owners. ${activeOrganizationNote}`,
+    tag: 'auth',
+    responses: { 200: { description: 'The keys.', schema: apiKeyListSchema } },
+    errors: [401, 403],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/api-key/revoke',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description: `The key answers 401 from now on. Admins and owners. ${activeOrganizationNote}`,
+    tag: 'auth',
+    body: revokeApiKeyBodySchema,
+    responses: organizationCommand(200, 'The revoked key.', apiKeySchema),
+    errors: [...bodyErrors, 404],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/create',
+    operationId: 'createOrganization',
+    summary: 'Create an organization',
+    description: 'The caller becomes its owner. A slug that is taken answers 409 `ALREADY_EXISTS`.',
+    tag: 'auth',
+    body: createOrganizationBodySchema,
+    responses: organizationCommand(
+      201,
+      'The organization, with the caller as owner.',
+      organizationMembershipSchema,
+    ),
+    errors: [...bodyErrors, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/organization/list',
+    operationId: 'listOrganizations',
+    summary: "The caller's organizations",
+    description:
+      "With the caller's role in each, the personal one first. An API key sees its own organization only.",
+    tag: 'auth',
+    responses: { 200: { description: 'The organizations.', schema: organizationListSchema } },
+    errors: [401],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/set-active',
+    operationId: 'setActiveOrganization',
+    summary: 'Act in another organization',
+    description:
+      "Changes the session's active organization (the session cookie only). An organization the user is not a member of answers 404. JWTs keep the organization they were issued for.",
+    tag: 'auth',
+    body: setActiveOrganizationBodySchema,
+    responses: { 200: { description: 'The session, now in that organization.', schema: sessionViewSchema } },
+    errors: [...bodyErrors, 404],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/invite-member',
+    operationId: 'inviteMember',
+    summary: 'Invite someone by email',
+    description: `The invitation is good for 7 days; the person accepts it signed in with that email (signing up first if need be). Admins and owners; only owners invite owners. ${activeOrganizationNote}`,
+    tag: 'auth',
+    body: inviteMemberBodySchema,
+    responses: organizationCommand(201, 'The invitation.', invitationSchema),
+    errors: bodyErrors,
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/accept-invitation',
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation',
+    description:
+      'The signed-in email must be the invited one; any other invitation answers 404. An expired or used invitation answers 409 `INVALID_STATE`; a member already, 409 `ALREADY_EXISTS`.',
+    tag: 'auth',
+    body: acceptInvitationBodySchema,
+    responses: organizationCommand(
+      200,
+      'The organization joined, with the role.',
+      organizationMembershipSchema,
+    ),
+    errors: [...bodyErrors, 404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/update-member-role',
+    operationId: 'updateMemberRole',
+    summary: "Change a member's role",
+    description: `Applies to the member's next request. Admins and owners; only owners make, unmake or demote owners, and an organization keeps at least one owner (409 \`INVALID_STATE\`). ${activeOrganizationNote}`,
+    tag: 'auth',
+    body: updateMemberRoleBodySchema,
+    responses: organizationCommand(200, 'The member with the new role.', memberSchema),
+    errors: [...bodyErrors, 404, 409],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/remove-member',
+    operationId: 'removeMember',
+    summary: 'Remove a member, or leave',
+    description: `Admins and owners remove others (only owners remove owners); anyone may remove themself (with the session or a JWT). The last owner cannot leave (409 \`INVALID_STATE\`). ${activeOrganizationNote}`,
+    tag: 'auth',
+    body: removeMemberBodySchema,
+    responses: organizationCommand(200, 'Who was removed, with the role they had.', removedMemberSchema),
+    errors: [...bodyErrors, 404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/organization/list-members',
+    operationId: 'listMembers',
+    summary: 'Members of the organization',
+    description: `Owners first, then by role and name. Any member. ${activeOrganizationNote}`,
+    tag: 'auth',
+    responses: { 200: { description: 'The members.', schema: memberListSchema } },
+    errors: [401, 403],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/organization/has-permission',
+    operationId: 'hasPermission',
+    summary: 'Ask whether the active role allows some actions',
+    description:
+      "`success` is true when the role in the active organization allows every action named (the table of `libs/domain/src/access/role-permissions.ts`); false without a role. About the organization's objects in general: rights on one object also depend on its visibility, creator and shares.",
+    tag: 'auth',
+    public: true,
+    body: hasPermissionBodySchema,
+    responses: { 200: { description: 'Whether every action is allowed.', schema: hasPermissionSchema } },
+    errors: [400, 401, 413, 415],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/protected',
+    operationId: 'checkCredentials',
+    summary: 'Check credentials',
+    description: 'Answers 200 to valid credentials and 401 otherwise.',
+    tag: 'auth',
+    responses: { 200: { description: 'The credentials are valid.', schema: protectedSchema } },
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/users/me',
+    operationId: 'getCurrentUser',
+    summary: 'The current user',
+    description:
+      'The user, the active organization with the role the credential acts with, and every membership.',
+    tag: 'users',
+    responses: { 200: { description: 'The current user.', schema: currentUserSchema } },
+    errors: [401],
+  },
+];

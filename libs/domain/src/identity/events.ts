@@ -1,0 +1,94 @@
+import type { Role } from '../access/roles.js';
+
+/**
+ * Identity events. Passwords, their hashes, session ids and API keys never enter an event: they live in
+ * the API's `auth` schema. The actor of each event is in its metadata.
+ */
+export interface UserRegistered {
+  readonly type: 'UserRegistered';
+  readonly data: { readonly userId: string; readonly email: string; readonly name: string };
+}
+
+export type UserEvent = UserRegistered;
+
+export interface OrganizationCreated {
+  readonly type: 'OrganizationCreated';
+  readonly data: {
+    readonly orgId: string;
+    readonly name: string;
+    readonly slug: string;
+    /** The organization every user gets at sign-up. */
+    readonly personal: boolean;
+    readonly createdBy: string;
+  };
+}
+
+/** A user joined: the creator as owner, or an invitee on acceptance. */
+export interface MemberAdded {
+  readonly type: 'MemberAdded';
+  readonly data: {
+    readonly orgId: string;
+    readonly userId: string;
+    readonly role: Role;
+    /** The invitation accepted; `null` for the organization's creator. */
+    readonly invitationId: string | null;
+  };
+}
+
+export interface MemberInvited {
+  readonly type: 'MemberInvited';
+  readonly data: {
+    readonly orgId: string;
+    readonly invitationId: string;
+    /** Lower-cased; only a user signed in with this email can accept. */
+    readonly email: string;
+    readonly role: Role;
+    readonly invitedBy: string;
+    readonly expiresAt: string;
+  };
+}
+
+export interface MemberRoleChanged {
+  readonly type: 'MemberRoleChanged';
+  readonly data: { readonly orgId: string; readonly userId: string; readonly from: Role; readonly to: Role };
+}
+
+export interface MemberRemoved {
+  readonly type: 'MemberRemoved';
+  readonly data: { readonly orgId: string; readonly userId: string; readonly role: Role };
+}
+
+export interface ApiKeyCreated {
+  readonly type: 'ApiKeyCreated';
+  readonly data: {
+    readonly orgId: string;
+    readonly keyId: string;
+    readonly name: string;
+    readonly role: Role;
+    /** The user the key acts as. */
+    readonly createdBy: string;
+    /** The key's first characters, so a person can tell keys apart; never the secret part. */
+    readonly prefix: string;
+    readonly expiresAt: string | null;
+  };
+}
+
+export interface ApiKeyRevoked {
+  readonly type: 'ApiKeyRevoked';
+  readonly data: { readonly orgId: string; readonly keyId: string };
+}
+
+export type OrganizationEvent =
+  | OrganizationCreated
+  | MemberAdded
+  | MemberInvited
+  | MemberRoleChanged
+  | MemberRemoved
+  | ApiKeyCreated
+  | ApiKeyRevoked;
+
+export type IdentityEvent = UserEvent | OrganizationEvent;
+export type IdentityEventType = IdentityEvent['type'];
+
+export const userStreamId = (userId: string): string => `user-${userId}`;
+export const organizationStreamId = (orgId: string): string => `org-${orgId}`;

@@ -1,0 +1,68 @@
+import type { Role } from '../access/roles.js';
+
+/**
+ * The signed-in user acting on the organization. Their role is not part of it: the decider reads it from
+ * the organization's own events, the truth, and caps it with `roleCap`.
+ */
+export interface OrganizationActor {
+  readonly userId: string;
+  readonly email: string;
+  /**
+   * The highest role the credential may use (an API key's own role); `null` for a person's session or
+   * JWT. A key of an owner capped at admin acts as an admin here too.
+   */
+  readonly roleCap: Role | null;
+}
+
+export type OrganizationCommand =
+  | {
+      readonly type: 'CreateOrganization';
+      readonly data: {
+        readonly orgId: string;
+        readonly name: string;
+        readonly slug: string;
+        readonly personal: boolean;
+        readonly ownerId: string;
+      };
+    }
+  | {
+      readonly type: 'InviteMember';
+      readonly data: {
+        readonly invitationId: string;
+        readonly email: string;
+        readonly role: Role;
+        readonly expiresAt: string;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
+      readonly type: 'AcceptInvitation';
+      readonly data: {
+        readonly invitationId: string;
+        readonly now: string;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
+      readonly type: 'ChangeMemberRole';
+      readonly data: { readonly userId: string; readonly role: Role; readonly actor: OrganizationActor };
+    }
+  | {
+      readonly type: 'RemoveMember';
+      readonly data: { readonly userId: string; readonly actor: OrganizationActor };
+    }
+  | {
+      readonly type: 'CreateApiKey';
+      readonly data: {
+        readonly keyId: string;
+        readonly name: string;
+        readonly role: Role;
+        readonly prefix: string;
+        readonly expiresAt: string | null;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
+      readonly type: 'RevokeApiKey';
+      readonly data: { readonly keyId: string; readonly actor: OrganizationActor };
+    };

@@ -1,0 +1,98 @@
+import type { Role } from '../access/roles.js';
+import type { OrganizationEvent } from './events.js';
+
+export interface Invitation {
+  readonly email: string;
+  readonly role: Role;
+  readonly expiresAt: string;
+  readonly accepted: boolean;
+}
+
+export interface ApiKeyState {
+  readonly role: Role;
+  readonly createdBy: string;
+  readonly revoked: boolean;
+}
+
+export type OrganizationState =
+  | { readonly status: 'absent' }
+  | {
+      readonly status: 'live';
+      readonly id: string;
+      readonly name: string;
+      readonly slug: string;
+      readonly personal: boolean;
+      readonly members: ReadonlyMap<string, Role>;
+      readonly invitations: ReadonlyMap<string, Invitation>;
+      readonly apiKeys: ReadonlyMap<string, ApiKeyState>;
+    };
+
+export const initialOrganizationState: OrganizationState = { status: 'absent' };
+
+function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): Map<K, V> {
+  return new Map(map).set(key, value);
+}
+
+export function evolveOrganization(state: OrganizationState, event: OrganizationEvent): OrganizationState {
+  if (event.type === 'OrganizationCreated') {
+    if (state.status !== 'absent') return state;
+    const { orgId, name, slug, personal } = event.data;
+    return {
+      status: 'live',
+      id: orgId,
+      name,
+      slug,
+      personal,
+      members: new Map(),
+      invitations: new Map(),
+      apiKeys: new Map(),
+    };
+  }
+  if (state.status !== 'live') return state;
+  switch (event.type) {
+    case 'MemberAdded': {
+      const { userId, role, invitationId } = event.data;
+      const invitation = invitationId === null ? undefined : state.invitations.get(invitationId);
+      return {
+        ...state,
+        members: withEntry(state.members, userId, role),
+        invitations:
+          invitationId !== null && invitation
+            ? withEntry(state.invitations, invitationId, { ...invitation, accepted: true })
+            : state.invitations,
+      };
+    }
+    case 'MemberInvited': {
+      const { invitationId, email, role, expiresAt } = event.data;
+      return {
+        ...state,
+        invitations: withEntry(state.invitations, invitationId, { email, role, expiresAt, accepted: false }),
+      };
+    }
+    case 'MemberRoleChanged':
+      return { ...state, members: withEntry(state.members, event.data.userId, event.data.to) };
+    case 'MemberRemoved': {
+      const members = new Map(state.members);
+      members.delete(event.data.userId);
+      return { ...state, members };
+    }
+    case 'ApiKeyCreated': {
+      const { keyId, role, createdBy } = event.data;
+      return { ...state, apiKeys: withEntry(state.apiKeys, keyId, { role, createdBy, revoked: false }) };
+    }
+    case 'ApiKeyRevoked': {
+      const key = state.apiKeys.get(event.data.keyId);
+      if (!key) return state;
+      return { ...state, apiKeys: withEntry(state.apiKeys, event.data.keyId, { ...key, revoked: true }) };
+    }
+  }
+}
+
+export function foldOrganization(events: readonly OrganizationEvent[]): OrganizationState {
+  return events.reduce(evolveOrganization, initialOrganizationState);
+}
+
+/** A user's role in the organization, or `null` when they are not (or no longer) a member. */
+export function roleIn(state: OrganizationState, userId: string): Role | null {
+  return state.status === 'live' ? (state.members.get(userId) ?? null) : null;
+}

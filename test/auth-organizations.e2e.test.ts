@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import {
+  apiKeyListSchema,
+  createdApiKeySchema,
+  invitationSchema,
+  memberListSchema,
+  organizationListSchema,
+  organizationMembershipSchema,
+} from '@portal/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  addMember,
+  apiKey,
+  createOrganization,
+  jwtOf,
+  setActiveOrganization,
+  signUp,
+  uniqueEmail,
+  type SignedInUser,
+} from './support/auth.js';
+import { call, expectMatchesContract } from './support/http.js';
+
+async function roleOf(headers: Record<string, string>): Promise<unknown> {
+  const response = await call('GET', '/api/v1/protected', { headers });
+  return response.status === 200 ? response.body.role : response.status;
+}
+
+async function may(headers: Record<string, string>, permission: Record<string, string[]>): Promise<boolean> {
+  const response = await call<{ success: boolean }>('POST', '/api/auth/organization/has-permission', {
+    headers,
+    body: { permission },
+  });
+  expect(response.status).toBe(200);
+  return response.body.success;
+}
+
+function changeRole(admin: SignedInUser, userId: string, role: string) {
+  return call('POST', '/api/auth/organization/update-member-role', {
+    headers: admin.headers,
+    body: { userId, role },
+  });
+}
+
+describe('organizations', () => {
+  it('creates an organization owned by its creator and lists it with the personal one', async () => {
+    const user = await signUp();
+    const created = await call('POST', '/api/auth/organization/create', {
+      headers: user.headers,
+      body: { name: 'Field Team Süd' },
+    });
+    expect(created.status).toBe(201);
+    expectMatchesContract(organizationMembershipSchema, created.body);
+    expect(created.body).toMatchObject({ name: 'Field Team Süd', role: 'owner', personal: false });
+    expect(created.body.slug).toMatch(/^field-team-sud(-[0-9a-f]{8})?$/);
+
+    const list = await call('GET', '/api/auth/organization/list', { headers: user.headers });
+    expect(list.status).toBe(200);
+    expectMatchesContract(organizationListSchema, list.body);
+    expect(list.body).toMatchObject({
+      activeOrganizationId: user.orgId,
+      items: [
+        { id: user.orgId, personal: true, role: 'owner' },
+        { id: created.body.id, personal: false, role: 'owner' },
+      ],
+    });
+  });
+
+  it('keeps slugs unique', async () => {
+    const user = await signUp();
+    const slug = `team-${randomUUID().slice(0, 8)}`;
+    const first = await call('POST', '/api/auth/organization/create', {
+      headers: user.headers,
+      body: { name: 'One', slug },
+    });
+    expect(first.status).toBe(201);
+    const second = await call('POST', '/api/auth/organization/create', {
+      headers: user.headers,
+      body: { name: 'Two', slug },
+    });
+    expect(second.status).toBe(409);
+  });
+
+  it('switches the active organization of the session, to a member only', async () => {
+    const user = await signUp();
+    const orgId = await createOrganization(user, 'Second');
+    const switched = await call('POST', '/api/auth/organization/set-active', {
+      headers: user.headers,
+      body: { organizationId: orgId },
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.body).toMatchObject({ activeOrganization: { id: orgId, role: 'owner' } });
+    const me = await call('GET', '/api/v1/users/me', { headers: user.headers });
+    expect(me.body).toMatchObject({ activeOrganization: { id: orgId } });
+    // A JWT issued now acts in it.
+    const bearer = await jwtOf(user);
+    expect(await call('GET', '/api/v1/protected', { headers: bearer.headers })).toMatchObject({
+      body: { organizationId: orgId },
+    });
+    // JWTs cannot move the session.
+    const withJwt = await call('POST', '/api/auth/organization/set-active', {
+      headers: bearer.headers,
+      body: { organizationId: user.orgId },
+    });
+    expect(withJwt.status).toBe(403);
+
+    const stranger = await signUp();
+    const notMine = await call('POST', '/api/auth/organization/set-active', {
+      headers: user.headers,
+      body: { organizationId: stranger.orgId },
+    });
+    expect(notMine.status).toBe(404);
+  });
+});
+
+describe('invitations and members', () => {
+  it('invites a member who accepts with the invited email, across two users', async () => {
+    const alice = await signUp({ name: 'Alice' });
+    const bobEmail = uniqueEmail('bob');
+    const invited = await call('POST', '/api/auth/organization/invite-member', {
+      headers: alice.headers,
+      body: { email: bobEmail.toUpperCase(), role: 'editor' },
+    });
+    expect(invited.status).toBe(201);
+    expectMatchesContract(invitationSchema, invited.body);
+    expect(invited.body).toMatchObject({ organizationId: alice.orgId, email: bobEmail, role: 'editor' });
+    const invitationId = String(invited.body.id);
+
+    // Bob signs up after the invitation; Carol, with another email, cannot take it.
+    const bob = await signUp({ email: bobEmail, name: 'Bob' });
+    const carol = await signUp({ name: 'Carol' });
+    const stolen = await call('POST', '/api/auth/organization/accept-invitation', {
+      headers: carol.headers,
+      body: { invitationId },
+    });
+    expect(stolen.status).toBe(404);
+
+    const accepted = await call('POST', '/api/auth/organization/accept-invitation', {
+      headers: bob.headers,
+      body: { invitationId },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ id: alice.orgId, role: 'editor', personal: true });
+    const again = await call('POST', '/api/auth/organization/accept-invitation', {
+      headers: bob.headers,
+      body: { invitationId },
+    });
+    expect(again.status).toBe(409);
+
+    const members = await call('GET', '/api/auth/organization/list-members', { headers: alice.headers });
+    expect(members.status).toBe(200);
+    expectMatchesContract(memberListSchema, members.body);
+    expect(members.body.items).toEqual([
+      expect.objectContaining({ userId: alice.userId, role: 'owner', name: 'Alice' }),
+      expect.objectContaining({ userId: bob.userId, role: 'editor', name: 'Bob', email: bobEmail }),
+    ]);
+
+    const bobInAlices = await setActiveOrganization(bob, alice.orgId);
+    expect(await roleOf(bobInAlices.headers)).toBe('editor');
+    const bobsView = await call('GET', '/api/auth/organization/list-members', {
+      headers: bobInAlices.headers,
+    });
+    expect(bobsView.status).toBe(200);
+  });
+
+  it('applies role changes and removals to the very next request, JWTs included', async () => {
+    const alice = await signUp();
+    const bob = await addMember(alice, await signUp(), 'editor');
+    const bobsJwt = await jwtOf(bob);
+    expect(await may(bob.headers, { object: ['create', 'update'] })).toBe(true);
+
+    expect((await changeRole(alice, bob.userId, 'viewer')).status).toBe(200);
+    expect(await roleOf(bob.headers)).toBe('viewer');
+    // The token still says editor; the current role is what counts.
+    expect(await roleOf(bobsJwt.headers)).toBe('viewer');
+    expect(await may(bob.headers, { object: ['create'] })).toBe(false);
+    expect(await may(bob.headers, { object: ['read'] })).toBe(true);
+
+    const removed = await call('POST', '/api/auth/organization/remove-member', {
+      headers: alice.headers,
+      body: { userId: bob.userId },
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ organizationId: alice.orgId, userId: bob.userId, role: 'viewer' });
+    expect(await roleOf(bob.headers)).toBeNull();
+    expect(await roleOf(bobsJwt.headers)).toBeNull();
+    expect(await may(bob.headers, { object: ['read'] })).toBe(false);
+    expect((await call('GET', '/api/auth/organization/list-members', { headers: bob.headers })).status).toBe(
+      403,
+    );
+  });
+
+  it('keeps member management to admins, and owners to owners', async () => {
+    const owner = await signUp();
+    const editor = await addMember(owner, await signUp(), 'editor');
+    const admin = await addMember(owner, await signUp(), 'admin');
+
+    const byEditor = await call('POST', '/api/auth/organization/invite-member', {
+      headers: editor.headers,
+      body: { email: uniqueEmail(), role: 'viewer' },
+    });
+    expect(byEditor.status).toBe(403);
+    expect((await changeRole(editor, admin.userId, 'viewer')).status).toBe(403);
+
+    // An admin manages editors and viewers, but not owners.
+    expect((await changeRole(admin, editor.userId, 'viewer')).status).toBe(200);
+    expect((await changeRole(admin, editor.userId, 'owner')).status).toBe(403);
+    expect((await changeRole(admin, owner.userId, 'viewer')).status).toBe(403);
+    const ownerInvite = await call('POST', '/api/auth/organization/invite-member', {
+      headers: admin.headers,
+      body: { email: uniqueEmail(), role: 'owner' },
+    });
+    expect(ownerInvite.status).toBe(403);
+
+    // The last owner can neither leave nor step down.
+    const leaving = await call('POST', '/api/auth/organization/remove-member', {
+      headers: owner.headers,
+      body: { userId: owner.userId },
+    });
+    expect(leaving.status).toBe(409);
+    expect((await changeRole(owner, owner.userId, 'admin')).status).toBe(409);
+
+    // Anyone may leave.
+    const editorLeaves = await call('POST', '/api/auth/organization/remove-member', {
+      headers: editor.headers,
+      body: { userId: editor.userId },
+    });
+    expect(editorLeaves.status).toBe(200);
+  });
+
+  it("keeps an owner's admin-role API key from touching owners", async () => {
+    const owner = await signUp();
+    const coOwner = await addMember(owner, await signUp(), 'owner');
+    const editor = await addMember(owner, await signUp(), 'editor');
+    const key = await apiKey(owner, { role: 'admin' });
+    const asKey = (path: string, body: object) =>
+      call('POST', `/api/auth/organization/${path}`, { headers: key.headers, body });
+
+    expect((await asKey('update-member-role', { userId: editor.userId, role: 'owner' })).status).toBe(403);
+    expect((await asKey('update-member-role', { userId: coOwner.userId, role: 'viewer' })).status).toBe(403);
+    expect((await asKey('remove-member', { userId: coOwner.userId })).status).toBe(403);
+    expect((await asKey('invite-member', { email: uniqueEmail(), role: 'owner' })).status).toBe(403);
+    // Within its cap it manages members like the admin it is.
+    expect((await asKey('update-member-role', { userId: editor.userId, role: 'viewer' })).status).toBe(200);
+    expect(await roleOf(coOwner.headers)).toBe('owner');
+  });
+
+  it('answers anonymous member management with 401', async () => {
+    const response = await call('POST', '/api/auth/organization/invite-member', {
+      body: { email: uniqueEmail(), role: 'viewer' },
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('API keys', () => {
+  it('creates a key shown once, acting as its creator with its own role', async () => {
+    const owner = await signUp();
+    const created = await call('POST', '/api/auth/api-key/create', {
+      headers: owner.headers,
+      body: { name: 'nightly ingest', role: 'editor', expiresInDays: 30 },
+    });
+    expect(created.status).toBe(201);
+    expectMatchesContract(createdApiKeySchema, created.body);
+    const key = String(created.body.key);
+    expect(key).toMatch(/^pcs_[A-Za-z0-9_-]{43}$/);
+    expect(created.body).toMatchObject({
+      role: 'editor',
+      organizationId: owner.orgId,
+      createdBy: owner.userId,
+    });
+    expect(key.startsWith(String(created.body.prefix))).toBe(true);
+
+    const asKey = { authorization: `Bearer ${key}` };
+    expect(await call('GET', '/api/v1/protected', { headers: asKey })).toMatchObject({
+      status: 200,
+      body: { userId: owner.userId, organizationId: owner.orgId, role: 'editor' },
+    });
+    expect(await may(asKey, { object: ['create'] })).toBe(true);
+    expect(await may(asKey, { apiKey: ['create'] })).toBe(false);
+
+    const list = await call('GET', '/api/auth/api-key/list', { headers: owner.headers });
+    expect(list.status).toBe(200);
+    expectMatchesContract(apiKeyListSchema, list.body);
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    expect(list.body.items).toEqual([expect.objectContaining({ id: created.body.id, revokedAt: null })]);
+  });
+
+  it('refuses keys above the creator, keys from editors, and keys made with keys', async () => {
+    const owner = await signUp();
+    const admin = await addMember(owner, await signUp(), 'admin');
+    const editor = await addMember(owner, await signUp(), 'editor');
+    const create = (headers: Record<string, string>, role: string) =>
+      call('POST', '/api/auth/api-key/create', { headers, body: { name: 'k', role } });
+    expect((await create(admin.headers, 'owner')).status).toBe(403);
+    expect((await create(admin.headers, 'admin')).status).toBe(201);
+    expect((await create(editor.headers, 'viewer')).status).toBe(403);
+    const key = await apiKey(owner, { role: 'admin' });
+    expect((await create(key.headers, 'viewer')).status).toBe(403);
+    expect((await call('GET', '/api/auth/api-key/list', { headers: editor.headers })).status).toBe(403);
+  });
+
+  it('stops a revoked key at once', async () => {
+    const owner = await signUp();
+    const key = await apiKey(owner);
+    expect((await call('GET', '/api/v1/protected', { headers: key.headers })).status).toBe(200);
+    const revoked = await call('POST', '/api/auth/api-key/revoke', {
+      headers: owner.headers,
+      body: { keyId: key.id },
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revokedAt).toEqual(expect.any(String));
+    for (const path of ['/api/v1/protected', '/api/v1/browser/root']) {
+      const response = await call('GET', path, { headers: key.headers });
+      expect(response.status, path).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Bearer');
+    }
+    // Another organization's admin cannot see it.
+    const stranger = await signUp();
+    const foreign = await call('POST', '/api/auth/api-key/revoke', {
+      headers: stranger.headers,
+      body: { keyId: key.id },
+    });
+    expect(foreign.status).toBe(404);
+  });
+
+  it("follows its creator's current role, and dies when they leave the organization", async () => {
+    const owner = await signUp();
+    const admin = await addMember(owner, await signUp(), 'admin');
+    const key = await apiKey(admin, { role: 'admin' });
+    expect(await roleOf(key.headers)).toBe('admin');
+
+    expect((await changeRole(owner, admin.userId, 'viewer')).status).toBe(200);
+    expect(await roleOf(key.headers)).toBe('viewer');
+
+    const removed = await call('POST', '/api/auth/organization/remove-member', {
+      headers: owner.headers,
+      body: { userId: admin.userId },
+    });
+    expect(removed.status).toBe(200);
+    expect(await roleOf(key.headers)).toBe(401);
+  });
+});
+
+describe('has-permission', () => {
+  it('answers by the active role, false for anonymous callers', async () => {
+    const owner = await signUp();
+    expect(await may(owner.headers, { member: ['manage-owners'], audit: ['read'] })).toBe(true);
+    expect(await may({}, { object: ['read'] })).toBe(false);
+  });
+
+  it('refuses unknown resources and actions with 400', async () => {
+    const response = await call('POST', '/api/auth/organization/has-permission', {
+      body: { permission: { object: ['fly'] } },
+    });
+    expect(response.status).toBe(400);
+    expect(String(response.body.message)).toContain('permission.object[0]');
+  });
+});
