@@ -7,6 +7,7 @@ import { ensureEventStoreSchema } from '@portal/eventstore';
 import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
 import { authSchemaSql } from '../apps/api/src/auth/auth-schema.js';
 import { idempotencySchemaSql } from '../apps/api/src/http/idempotency.js';
+import { webhookSchemaSql } from '../apps/api/src/webhooks/webhook-schema.js';
 import { portalProjection } from '../apps/projector/src/portal-projection.js';
 import { ensureOperationsSchema, ensureReadSchema } from '../apps/projector/src/schemas.js';
 
@@ -22,6 +23,7 @@ try {
   await ensureOperationsSchema(pool, { schema: 'projector' });
   await applySchema(pool, 'api', idempotencySchemaSql);
   await applySchema(pool, 'auth', authSchemaSql);
+  await applySchema(pool, 'webhooks', webhookSchemaSql);
   logger.info('schemas are up to date');
 } finally {
   await pool.end();

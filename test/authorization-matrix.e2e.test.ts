@@ -42,7 +42,16 @@ const invalidCredentials: readonly CallerKind[] = [
  * parent; `createRoot` the editor role in the active organization; `orgAdmin` admin or owner there;
  * `signedIn` any valid credential; `open` nothing.
  */
-type Rule = 'open' | 'signedIn' | 'read' | 'edit' | 'manage' | 'createBelow' | 'createRoot' | 'orgAdmin';
+type Rule =
+  | 'open'
+  | 'signedIn'
+  | 'read'
+  | 'edit'
+  | 'manage'
+  | 'createBelow'
+  | 'createRoot'
+  | 'orgAdmin'
+  | 'orgAdminResource';
 
 /** The status each valid caller gets under a rule, given the status of success. */
 function expectedStatus(rule: Rule, caller: CallerKind, success: number): number {
@@ -73,6 +82,11 @@ function expectedStatus(rule: Rule, caller: CallerKind, success: number): number
     case 'orgAdmin':
       if (caller === 'anonymous') return 401;
       return caller === 'viewer' || caller === 'editor' ? 403 : success;
+    case 'orgAdminResource':
+      // Something of the organization's own (a webhook): other organizations' admins do not find it.
+      if (caller === 'anonymous') return 401;
+      if (caller === 'viewer' || caller === 'editor') return 403;
+      return outsider || caller === 'sharedWithUser' ? 404 : success;
   }
 }
 
@@ -86,6 +100,8 @@ interface Fixture {
   readonly collection: string;
   readonly item: string;
   readonly assetHref: string;
+  /** A webhook endpoint of the organization. */
+  readonly webhook: string;
 }
 
 interface Request {
@@ -119,6 +135,14 @@ async function ownerCall<T = Record<string, unknown>>(
   body?: unknown,
 ): Promise<JsonResponse<T>> {
   return call<T>(method, path, { headers: fixture.owner.headers, ...(body === undefined ? {} : { body }) });
+}
+
+const webhookBody = { url: 'http://127.0.0.1:9/matrix-hook', eventTypes: ['*'] };
+
+async function freshWebhook(fixture: Fixture): Promise<string> {
+  const created = await ownerCall<{ id: string }>(fixture, 'POST', '/api/v1/webhooks', webhookBody);
+  expect(created.status).toBe(201);
+  return created.body.id;
 }
 
 /** A fresh catalog inside the shared catalog: the target of one mutating request. */
@@ -399,6 +423,64 @@ const rows: readonly Row[] = [
       return { path: `/api/v1/portal/items/${id}/shares/user/${f.shared.userId}` };
     },
   },
+  // History and audit
+  {
+    method: 'GET',
+    template: '/api/v1/portal/items/{id}/history',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/portal/items/${f.catalog}/history` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/audit/events',
+    rule: 'orgAdmin',
+    success: 200,
+    request: () => ({ path: '/api/v1/audit/events' }),
+  },
+  // Webhooks of the active organization
+  {
+    method: 'POST',
+    template: '/api/v1/webhooks',
+    rule: 'orgAdmin',
+    success: 201,
+    request: () => ({ path: '/api/v1/webhooks', body: webhookBody }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/webhooks',
+    rule: 'orgAdmin',
+    success: 200,
+    request: () => ({ path: '/api/v1/webhooks' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/webhooks/{id}',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/webhooks/${f.webhook}` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/webhooks/{id}/deliveries',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/webhooks/${f.webhook}/deliveries` }),
+  },
+  {
+    method: 'POST',
+    template: '/api/v1/webhooks/{id}/enable',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/webhooks/${f.webhook}/enable` }),
+  },
+  {
+    method: 'DELETE',
+    template: '/api/v1/webhooks/{id}',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: async (f) => ({ path: `/api/v1/webhooks/${await freshWebhook(f)}` }),
+  },
   // The organization's own business (the caller's active organization)
   {
     method: 'POST',
@@ -449,6 +531,7 @@ const coveredElsewhere: Readonly<Record<string, string>> = {
   'POST /api/auth/organization/update-member-role': 'auth-organizations.e2e: role changes',
   'POST /api/auth/organization/remove-member': 'auth-organizations.e2e: removals',
   'POST /api/auth/organization/has-permission': 'auth-organizations.e2e: has-permission',
+  'GET /api/v1/events': 'events-feed.e2e: a stream never ends, so who sees which change is tested there',
 };
 
 let fixture: Fixture;
@@ -509,7 +592,9 @@ beforeAll(async () => {
     collection: collection.body.portalItemId,
     item: descriptor.portalItemId,
     assetHref: ready.assets[0]?.href ?? '',
+    webhook: '',
   };
+  fixture = { ...fixture, webhook: await freshWebhook(fixture) };
 
   const revokedSession = await signIn(viewer);
   expect((await call('POST', '/api/auth/sign-out', { headers: revokedSession.headers })).status).toBe(200);

@@ -127,6 +127,8 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     CORS_ORIGINS: 'http://portal-app.test',
     // Known to the tests, so they can forge what an attacker cannot: an expired token with the right key.
     JWT_SECRET: E2E_JWT_SECRET,
+    // The webhook tests' receivers listen on 127.0.0.1 over plain http (docs/webhooks.md).
+    WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
     ...extraEnv,
   };
   await migrate(env);

@@ -1,6 +1,7 @@
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import type { ApiDependencies } from './dependencies.js';
+import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { cors } from './auth/cors.js';
 import { csrfProtection } from './auth/csrf.js';
@@ -9,7 +10,9 @@ import { userRoutes } from './auth/user-routes.js';
 import { browserRoutes } from './browser/routes.js';
 import { catalogRoutes } from './catalogs/routes.js';
 import { collectionRoutes } from './collections/routes.js';
+import { eventRoutes } from './events/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { historyRoutes } from './history/routes.js';
 import { inventoryRoutes } from './inventory/routes.js';
 import { minPositionGate } from './http/consistency.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -19,6 +22,7 @@ import { requestLogging } from './http/request-logging.js';
 import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
   const app = express();
@@ -44,6 +48,10 @@ export function createApp(deps: ApiDependencies): Express {
   // Before the portal item routes, so `items/create` is not read as an item id.
   app.use(itemRoutes(deps));
   app.use(portalItemRoutes(deps));
+  app.use(webhookRoutes(deps));
+  app.use(historyRoutes(deps));
+  app.use(eventRoutes(deps));
+  app.use(auditRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new HttpProblem(404, `no route for ${req.method} ${req.path}`, 'ROUTE_NOT_FOUND'));

@@ -4,6 +4,7 @@ import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import type { ProjectionWaiter } from './projection/projection-waiter.js';
 import type { ReadinessCheck } from './health/readiness.js';
 import type { AuthServices } from './auth/auth-services.js';
+import type { ChangeFeedHub } from './events/change-feed-hub.js';
 
 /** Everything the routes need, built once in `main.ts` and passed down; tests build their own. */
 export interface ApiDependencies {
@@ -18,6 +19,8 @@ export interface ApiDependencies {
   readonly readinessChecks: readonly ReadinessCheck[];
   /** JWT issuer, sign-in rate limiter, the dummy password hash. */
   readonly auth: AuthServices;
+  /** The process's one SSE change feed (`GET /api/v1/events`); main.ts starts and closes it. */
+  readonly changeFeed: ChangeFeedHub;
   readonly now: () => Date;
   readonly newId: () => string;
 }

@@ -7,9 +7,11 @@ import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
 import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
+import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
+import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
 
@@ -29,8 +31,19 @@ const eventStore = await createEventStore({
 });
 await applySchema(pool, 'api', idempotencySchemaSql);
 await applySchema(pool, 'auth', authSchemaSql);
+await applySchema(pool, 'webhooks', webhookSchemaSql);
 const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger);
 await projection.start();
+const changeFeedPool = createPool({
+  connectionString: config.DATABASE_URL,
+  max: 1,
+  applicationName: 'api-change-feed',
+});
+changeFeedPool.on('error', (error) => {
+  logger.warn({ err: error }, 'change feed connection problem');
+});
+const changeFeed = new ChangeFeedHub(pool, changeFeedPool, projection, changeFeedSettingsOf(config), logger);
+await changeFeed.start();
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
 redis.on('error', (error) => {
   logger.warn({ err: error }, 'redis connection problem');
@@ -68,6 +81,7 @@ const app = createApp({
     uploadWorkerCheck(redis, config.QUEUE_PREFIX),
   ],
   auth,
+  changeFeed,
   now: () => new Date(),
   newId: randomUUID,
 });
@@ -89,11 +103,14 @@ async function shutdown(signal: string): Promise<void> {
     }),
   );
   server.closeIdleConnections();
+  // SSE streams never end by themselves: end them so the server can close; clients reconnect elsewhere.
+  const feedClosed = changeFeed.close();
   const grace = setTimeout(() => {
     server.closeAllConnections();
   }, SHUTDOWN_GRACE_MS);
   await closed;
   clearTimeout(grace);
+  await feedClosed;
   await projection.close();
   await uploadQueue.close().catch(() => undefined);
   await Promise.allSettled([pool.end(), eventStore.close(), redis.quit(), queueRedis.quit()]);

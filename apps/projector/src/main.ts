@@ -9,6 +9,7 @@ import { runProjector } from './run-projector.js';
 import { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
 import { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
 import { loadProjectorConfig } from './projector-config.js';
+import { backfillAuditTrail } from './read-models/audit/backfill.js';
 
 async function main(): Promise<number> {
   const config = loadConfig();
@@ -27,11 +28,23 @@ async function main(): Promise<number> {
   process.on('SIGINT', stop);
 
   const resources = await openProjectorResources(config, projectorConfig, 'projector', log);
+  // Settles (never rejects) once a read schema from before the audit read model has been rebuilt.
+  let backfill: Promise<unknown> = Promise.resolve();
   try {
     const schema = projectorConfig.PROJECTOR_READ_SCHEMA;
     await ensureReadSchema(resources.pool, { schema, projection: portalProjection });
     await ensureOperationsSchema(resources.pool, { schema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA });
     log.info({ schema, batchSize: config.PROJECTOR_BATCH_SIZE }, 'projector starting');
+    // Beside the live projector, not before it: a rebuild swaps in under a running projector.
+    backfill = backfillAuditTrail({
+      pool: resources.pool,
+      store: resources.store,
+      projection: portalProjection,
+      schema,
+      notifyChannel: PORTAL_PROJECTION_CHANNEL,
+      batchSize: config.PROJECTOR_BATCH_SIZE,
+      log,
+    });
     await runProjector({
       pool: resources.pool,
       store: resources.store,
@@ -51,6 +64,8 @@ async function main(): Promise<number> {
     if (!(error instanceof ProjectionHaltedError)) log.fatal({ err: error }, 'projector failed');
     return 1;
   } finally {
+    // A rebuild cut short leaves its fresh schema behind and starts over next time: let it finish.
+    await backfill;
     await resources.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { Projection } from './projection.js';
+import { auditReadModel } from './read-models/audit/read-model.js';
 import { identityReadModel } from './read-models/identity/read-model.js';
 import { inventoryTotalsReadModel } from './read-models/inventory-totals/read-model.js';
 import { portalObjectsReadModel } from './read-models/portal-objects/read-model.js';
@@ -6,7 +7,8 @@ import { portalObjectsReadModel } from './read-models/portal-objects/read-model.
 /** The one projection of the portal: its read models share a subscription and the `portal` checkpoint. */
 export const portalProjection: Projection = {
   name: 'portal',
-  readModels: [portalObjectsReadModel, inventoryTotalsReadModel, identityReadModel],
+  // The audit model last: it reads the object rows the others just wrote.
+  readModels: [portalObjectsReadModel, inventoryTotalsReadModel, identityReadModel, auditReadModel],
 };
 
 /** The API LISTENs here; the payload is the new checkpoint as `formatPosition` writes it. */

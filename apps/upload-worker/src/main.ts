@@ -1,6 +1,7 @@
 import { createLogger, loadConfig } from '@portal/platform';
 import { startHeartbeat } from './heartbeat.js';
 import { startUploadWorker } from './upload-worker.js';
+import { startWebhooks } from './webhooks/webhook-worker.js';
 import { settlesWithin } from './within.js';
 import { openWorkerDependencies } from './worker-dependencies.js';
 
@@ -22,6 +23,7 @@ const running = startUploadWorker(opened.deps, opened.queue, opened.redisConnect
   lockDurationMs: config.UPLOAD_JOB_LOCK_MS,
   sweepIntervalMs: config.UPLOAD_SWEEP_INTERVAL_MS,
 });
+const webhooks = startWebhooks(config, opened);
 logger.info(
   { prefix: config.QUEUE_PREFIX, concurrency: config.UPLOAD_WORKER_CONCURRENCY },
   'upload worker running',
@@ -38,7 +40,7 @@ async function shutdown(signal: string): Promise<void> {
     logger.error('shutdown took too long; exiting');
     process.exit(1);
   }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLEANUP_MS).unref();
-  await running.close(SHUTDOWN_GRACE_MS);
+  await Promise.all([running.close(SHUTDOWN_GRACE_MS), webhooks.close(SHUTDOWN_GRACE_MS)]);
   await settlesWithin(stopHeartbeat(), HEARTBEAT_STOP_MS);
   await opened.close();
   logger.info('stopped');

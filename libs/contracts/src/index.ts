@@ -23,3 +23,7 @@ export * from './identity-fields.js';
 export * from './auth.js';
 export * from './organizations.js';
 export * from './api-keys.js';
+export * from './history.js';
+export * from './events.js';
+export * from './webhooks.js';
+export * from './audit.js';

@@ -119,6 +119,35 @@ export const configSchema = z.object({
   SIGN_UP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** log2 of scrypt's N for new password hashes (15: 32 MiB); stored hashes keep their own. */
   PASSWORD_SCRYPT_COST: z.coerce.number().int().min(10).max(20).default(15),
+  /** `GET /api/v1/events`: a comment line this often keeps proxies and clients from timing the stream out. */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(10).max(300_000).default(15_000),
+  /** An SSE client whose unsent bytes pass this is dropped rather than buffered without bound. */
+  SSE_MAX_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** A resume further behind than this many object events gets a `reset` event instead of a replay. */
+  SSE_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Streams end after this long so the client reconnects with a fresh credential (JWT lifetime). */
+  SSE_MAX_CONNECTION_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(900_000),
+  /** Least time between two reads of new events by the feed: the changes of that time share one write per client. */
+  SSE_BATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(20),
+  /** Webhooks (docs/webhooks.md): `http://` to a loopback address is accepted (tests, local receivers). */
+  WEBHOOK_ALLOW_HTTP_LOOPBACK: booleanText.default(false),
+  /** Webhooks may target private networks (RFC 1918, unique-local, CGNAT); loopback and link-local never. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanText.default(false),
+  /** Attempts of one webhook delivery before it counts as failed. */
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
+  /** First retry delay of a webhook delivery; it doubles on each attempt (capped at one hour). */
+  WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(3_600_000).default(1_000),
+  /** An endpoint is disabled after this many failed deliveries in a row (every attempt failed). */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Deliveries one worker process sends at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** The dispatcher looks for new audit rows this often, besides waking on each projected batch. */
+  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

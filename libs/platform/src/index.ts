@@ -4,3 +4,14 @@ export { createPool, inTransaction, withClient, type Pool, type PoolClient } fro
 export { uploadWorkerHeartbeatKey, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema, withSchemaLock } from './ddl.js';
 export { isConnectionError, isInvalidDataError } from './database-errors.js';
+export {
+  checkOutboundUrl,
+  classifyAddress,
+  guardedLookup,
+  hostOf,
+  OutboundAddressRefused,
+  refusalOf,
+  resolveOutbound,
+  type AddressClass,
+  type OutboundPolicy,
+} from './outbound-address.js';

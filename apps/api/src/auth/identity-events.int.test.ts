@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAuthDatabase } from '../../test/support/auth-database.js';
 import { createApp } from '../app.js';
 import type { ApiDependencies } from '../dependencies.js';
+import { ChangeFeedHub, changeFeedSettingsOf } from '../events/change-feed-hub.js';
 import type { ProjectionWaiter } from '../projection/projection-waiter.js';
 import { createAuthServices } from './auth-services.js';
 
@@ -54,6 +55,14 @@ beforeAll(async () => {
     uploadQueue: { enqueueCompletion: () => Promise.resolve() },
     readinessChecks: [],
     auth: createAuthServices(config, logger, redis),
+    // Not started: these tests open no event stream.
+    changeFeed: new ChangeFeedHub(
+      db.pool,
+      db.pool,
+      { onAdvance: () => () => undefined },
+      changeFeedSettingsOf(config),
+      logger,
+    ),
     now: () => new Date(),
     newId: randomUUID,
   };

@@ -24,7 +24,7 @@ export function linkedObjectId(link: Link, baseUrl: string): string | null {
   }
 }
 
-function summary(row: PortalObjectRow) {
+export function summary(row: PortalObjectRow) {
   return {
     id: row.id,
     bbox: row.bbox,

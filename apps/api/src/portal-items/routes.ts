@@ -10,6 +10,7 @@ import { route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { accessRoutes } from '../access/routes.js';
+import { asksForThePast, portalItemAsOf } from '../history/routes.js';
 import { deletePortalItem, movePortalItem, updatePortalItem } from './change-portal-item.js';
 import { listPage } from '../http/list-page.js';
 import { listPortalObjects } from './list-portal-items.js';
@@ -28,6 +29,8 @@ export function portalItemRoutes(deps: ApiDependencies): Router {
   });
   route(router, '/api/v1/portal/items/:id', {
     get: async (req, res) => {
+      // `?asOf=`: the object as it was, rebuilt from its events (docs/history.md).
+      if (asksForThePast(req)) return portalItemAsOf(deps, req, res);
       const { id } = parseInput(idParamsSchema, req.params, 'path');
       const principals = principalsOf(req);
       const row = requireFound(await findVisibleObject(deps.pool, id, principals), `portal item ${id}`);

@@ -23,6 +23,7 @@ interface Waiter {
 export class ProjectionWaiter {
   private checkpoint: Position = START;
   private readonly waiters = new Set<Waiter>();
+  private readonly advanceListeners = new Set<(position: Position) => void>();
   private listener: pg.Client | null = null;
   private poller: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -48,6 +49,14 @@ export class ProjectionWaiter {
 
   current(): Position {
     return this.checkpoint;
+  }
+
+  /** Calls `listener` each time the checkpoint moves forward (the SSE change feed); returns the unsubscribe. */
+  onAdvance(listener: (position: Position) => void): () => void {
+    this.advanceListeners.add(listener);
+    return () => {
+      this.advanceListeners.delete(listener);
+    };
   }
 
   /** Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. */
@@ -148,5 +157,6 @@ export class ProjectionWaiter {
         waiter.resolve(true);
       }
     }
+    for (const listener of this.advanceListeners) listener(position);
   }
 }

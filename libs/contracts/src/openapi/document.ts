@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { authRoutes } from './auth-routes.js';
+import { auditRoutes } from './audit-routes.js';
 import { browserRoutes } from './browser-routes.js';
+import { eventRoutes } from './events-routes.js';
+import { historyRoutes } from './history-routes.js';
 import { portalRoutes } from './portal-routes.js';
 import type { JsonObject, Route } from './route.js';
 import { buildComponentSchemas, componentNameOf, schemaRef } from './schemas.js';
 import { serviceRoutes } from './service-routes.js';
 import { uploadRoutes } from './upload-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import {
   buildErrorResponses,
   buildResponseHeaders,
@@ -21,10 +25,14 @@ export const API_VERSION = '1.0.0';
 
 export const routes: readonly Route[] = [
   ...portalRoutes,
+  ...historyRoutes,
+  ...auditRoutes,
+  ...eventRoutes,
   ...uploadRoutes,
   ...serviceRoutes,
   ...browserRoutes,
   ...authRoutes,
+  ...webhookRoutes,
 ];
 
 const tags = [
@@ -37,6 +45,9 @@ const tags = [
     description: 'Sign-up, sign-in, sessions, tokens, API keys, organizations and their members.',
   },
   { name: 'users', description: 'The current user.' },
+  { name: 'audit', description: "The organization's audit trail, for its admins and owners." },
+  { name: 'webhooks', description: "The organization's webhook endpoints and their deliveries." },
+  { name: 'events', description: 'Changes as Server-Sent Events, resumable with `Last-Event-ID`.' },
   { name: 'service', description: 'Service description, batch commands, health and this document.' },
 ];
 
@@ -67,7 +78,9 @@ function buildResponses(route: Route): JsonObject {
     responses[status] = {
       description: spec.description,
       ...(spec.headers !== undefined && { headers: responseHeaderRefs(spec.headers) }),
-      ...(spec.schema !== undefined && { content: jsonBody(spec.schema) }),
+      ...((spec.schema !== undefined || spec.otherMediaTypes !== undefined) && {
+        content: { ...(spec.schema !== undefined && jsonBody(spec.schema)), ...spec.otherMediaTypes },
+      }),
     };
   }
   for (const status of route.errors) responses[String(status)] = responseRef(errorResponseName(status));

@@ -23,6 +23,7 @@ import {
   portalItemRecordSchema,
   updatePortalItemBodySchema,
 } from '../portal-items.js';
+import { portalItemQuerySchema } from '../history.js';
 import { commandResponses, type ErrorStatus, type Route } from './route.js';
 
 // No 404: a create has no `{id}` in its path, and an unknown parent is a conflict (409 PARENT_NOT_FOUND).
@@ -158,9 +159,10 @@ export const portalRoutes: readonly Route[] = [
     operationId: 'getPortalItem',
     summary: 'Read any portal object as a portal item',
     description:
-      'Catalogs, collections and items alike. `linksPortalItems` summarises the objects the links point to.',
+      'Catalogs, collections and items alike. `linksPortalItems` summarises the objects the links point to. With `asOf`, the object as it was, rebuilt from its events (docs/history.md): needs read access to the object now; before its creation, after its deletion or past its last revision 404; a malformed `asOf` 400.',
     tag: 'items',
     pathParameters: ['PortalObjectId'],
+    query: portalItemQuerySchema,
     headers: ['XMinPosition'],
     responses: {
       200: { description: 'The portal item.', schema: portalItemRecordSchema, headers: ['ETag'] },

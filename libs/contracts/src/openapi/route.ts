@@ -3,7 +3,7 @@ import type { z } from 'zod';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
 /** Error statuses answered with the message object; each maps to a shared response component. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 412 | 413 | 415 | 429 | 502 | 503;
 
 /** Request headers documented as shared parameters (DESIGN §5). */
 export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosition';
@@ -12,7 +12,7 @@ export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosit
 export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied' | 'Location';
 
 export type PathParameter =
-  'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'PrincipalType' | 'PrincipalId';
+  'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'PrincipalType' | 'PrincipalId' | 'WebhookId';
 
 /** The later issue that brings a route the API does not serve yet; until then it answers 501. */
 export type PendingIssue = 'identity';
@@ -21,6 +21,8 @@ export interface ResponseSpec {
   description: string;
   /** A schema registered in `schemas.ts`; absent when the body is not specified yet. */
   schema?: z.ZodType;
+  /** The same answer in other media types (content negotiation by `Accept`): media type → OpenAPI media type object. */
+  otherMediaTypes?: Readonly<Record<string, JsonObject>>;
   headers?: readonly ResponseHeader[];
 }
 

@@ -7,6 +7,7 @@ import {
   visibilityResultSchema,
   visibilitySchema,
 } from '../access.js';
+import { auditActorSchema, auditEventSchema, auditObjectSchema, auditPageSchema } from '../audit.js';
 import { batchCommandSchema, batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch.js';
 import {
   breadcrumbSchema,
@@ -30,6 +31,8 @@ import {
   collectionExtentSchema,
   temporalIntervalSchema,
 } from '../extent.js';
+import { changeEventSchema, feedResetSchema } from '../events.js';
+import { historyActorSchema, historyEntrySchema, historyPageSchema } from '../history.js';
 import { inventoryEntrySchema, inventoryPageSchema, inventoryTotalsSchema } from '../inventory.js';
 import {
   completeUploadBodySchema,
@@ -92,6 +95,14 @@ import {
   setActiveOrganizationBodySchema,
   updateMemberRoleBodySchema,
 } from '../organizations.js';
+import {
+  createdWebhookSchema,
+  registerWebhookBodySchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookListSchema,
+  webhookSchema,
+} from '../webhooks.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -123,6 +134,7 @@ export const requestSchemas: Record<string, z.ZodType> = {
   UpdateMemberRoleRequest: updateMemberRoleBodySchema,
   RemoveMemberRequest: removeMemberBodySchema,
   HasPermissionRequest: hasPermissionBodySchema,
+  RegisterWebhookRequest: registerWebhookBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */
@@ -187,6 +199,20 @@ export const responseSchemas: Record<string, z.ZodType> = {
   ApiKey: apiKeySchema,
   CreatedApiKey: createdApiKeySchema,
   ApiKeyList: apiKeyListSchema,
+  Webhook: webhookSchema,
+  CreatedWebhook: createdWebhookSchema,
+  WebhookList: webhookListSchema,
+  WebhookDelivery: webhookDeliverySchema,
+  WebhookDeliveryPage: webhookDeliveryPageSchema,
+  HistoryActor: historyActorSchema,
+  HistoryEntry: historyEntrySchema,
+  HistoryPage: historyPageSchema,
+  AuditActor: auditActorSchema,
+  AuditObject: auditObjectSchema,
+  AuditEvent: auditEventSchema,
+  AuditPage: auditPageSchema,
+  ChangeEvent: changeEventSchema,
+  FeedReset: feedResetSchema,
 };
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

@@ -49,6 +49,13 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
     description: 'Id of the user or the organization the share names.',
     schema: uuidSchema,
   },
+  WebhookId: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Id of the webhook endpoint.',
+    schema: uuidSchema,
+  },
 };
 
 export const headerParameters: Record<RequestHeader, JsonObject> = {
@@ -163,6 +170,10 @@ const errorDescriptions: Record<ErrorStatus, ResponseComponent> = {
     name: 'MethodNotAllowed',
     description: 'The path does not accept this method; `Allow` lists those it does (`METHOD_NOT_ALLOWED`).',
     headers: ['Allow'],
+  },
+  406: {
+    name: 'NotAcceptable',
+    description: 'None of the media types in `Accept` is one the operation answers in (`NOT_ACCEPTABLE`).',
   },
   409: { name: 'Conflict', description: `The change conflicts with the current state. ${conflictCodes}` },
   412: { name: 'PreconditionFailed', description: '`If-Match` names a revision that is no longer current.' },

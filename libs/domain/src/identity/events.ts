@@ -78,6 +78,43 @@ export interface ApiKeyRevoked {
   readonly data: { readonly orgId: string; readonly keyId: string };
 }
 
+/**
+ * Webhook endpoints of the organization (docs/webhooks.md). The endpoint's URL may carry a credential of
+ * the receiver (a token in its path or query), and its signing secret is one: both stay in the API's
+ * `webhooks` schema. The event names the endpoint's host, so an auditor sees where events go.
+ */
+export interface WebhookRegistered {
+  readonly type: 'WebhookRegistered';
+  readonly data: {
+    readonly orgId: string;
+    readonly webhookId: string;
+    readonly host: string;
+    /** Event types delivered, or `['*']` for every type. */
+    readonly eventTypes: readonly string[];
+    readonly description: string | null;
+    readonly createdBy: string;
+  };
+}
+
+export interface WebhookRemoved {
+  readonly type: 'WebhookRemoved';
+  readonly data: { readonly orgId: string; readonly webhookId: string };
+}
+
+/** Deliveries stopped: by the worker after too many failed deliveries (no actor), with the reason. */
+export interface WebhookDisabled {
+  readonly type: 'WebhookDisabled';
+  readonly data: { readonly orgId: string; readonly webhookId: string; readonly reason: string };
+}
+
+/** An admin turned deliveries on again after a disable. */
+export interface WebhookEnabled {
+  readonly type: 'WebhookEnabled';
+  readonly data: { readonly orgId: string; readonly webhookId: string };
+}
+
+export type WebhookEvent = WebhookRegistered | WebhookRemoved | WebhookDisabled | WebhookEnabled;
+
 export type OrganizationEvent =
   | OrganizationCreated
   | MemberAdded
@@ -85,7 +122,8 @@ export type OrganizationEvent =
   | MemberRoleChanged
   | MemberRemoved
   | ApiKeyCreated
-  | ApiKeyRevoked;
+  | ApiKeyRevoked
+  | WebhookEvent;
 
 export type IdentityEvent = UserEvent | OrganizationEvent;
 export type IdentityEventType = IdentityEvent['type'];

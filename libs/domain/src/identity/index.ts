@@ -2,3 +2,4 @@ export * from './events.js';
 export * from './organization-commands.js';
 export * from './organization-state.js';
 export * from './organization-decider.js';
+export * from './webhook-decider.js';

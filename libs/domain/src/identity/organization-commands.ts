@@ -65,4 +65,31 @@ export type OrganizationCommand =
   | {
       readonly type: 'RevokeApiKey';
       readonly data: { readonly keyId: string; readonly actor: OrganizationActor };
+    }
+  | WebhookCommand;
+
+/** Webhook endpoint commands (docs/webhooks.md); `webhook-decider.ts` decides them. */
+export type WebhookCommand =
+  | {
+      readonly type: 'RegisterWebhook';
+      readonly data: {
+        readonly webhookId: string;
+        readonly host: string;
+        readonly eventTypes: readonly string[];
+        readonly description: string | null;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
+      readonly type: 'RemoveWebhook';
+      readonly data: { readonly webhookId: string; readonly actor: OrganizationActor };
+    }
+  | {
+      readonly type: 'EnableWebhook';
+      readonly data: { readonly webhookId: string; readonly actor: OrganizationActor };
+    }
+  | {
+      /** The delivery worker's own decision: no member acts, so no role is checked. */
+      readonly type: 'DisableWebhook';
+      readonly data: { readonly webhookId: string; readonly reason: string };
     };

@@ -3,6 +3,7 @@ import { atLeast, roleRank, weakerRole, type Role } from '../access/roles.js';
 import type { OrganizationEvent } from './events.js';
 import type { OrganizationActor, OrganizationCommand } from './organization-commands.js';
 import type { OrganizationState } from './organization-state.js';
+import { decideWebhook } from './webhook-decider.js';
 
 type LiveOrganization = Extract<OrganizationState, { status: 'live' }>;
 
@@ -105,6 +106,11 @@ export function decideOrganization(
       if (key.revoked) return [];
       return [{ type: 'ApiKeyRevoked', data: { orgId: state.id, keyId } }];
     }
+    case 'RegisterWebhook':
+    case 'RemoveWebhook':
+    case 'EnableWebhook':
+    case 'DisableWebhook':
+      return decideWebhook(command, state);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Role } from '../access/roles.js';
-import type { OrganizationEvent } from './events.js';
+import type { OrganizationEvent, WebhookEvent } from './events.js';
 
 export interface Invitation {
   readonly email: string;
@@ -14,6 +14,11 @@ export interface ApiKeyState {
   readonly revoked: boolean;
 }
 
+export interface WebhookState {
+  readonly enabled: boolean;
+  readonly removed: boolean;
+}
+
 export type OrganizationState =
   | { readonly status: 'absent' }
   | {
@@ -25,6 +30,7 @@ export type OrganizationState =
       readonly members: ReadonlyMap<string, Role>;
       readonly invitations: ReadonlyMap<string, Invitation>;
       readonly apiKeys: ReadonlyMap<string, ApiKeyState>;
+      readonly webhooks: ReadonlyMap<string, WebhookState>;
     };
 
 export const initialOrganizationState: OrganizationState = { status: 'absent' };
@@ -46,6 +52,7 @@ export function evolveOrganization(state: OrganizationState, event: Organization
       members: new Map(),
       invitations: new Map(),
       apiKeys: new Map(),
+      webhooks: new Map(),
     };
   }
   if (state.status !== 'live') return state;
@@ -85,6 +92,30 @@ export function evolveOrganization(state: OrganizationState, event: Organization
       if (!key) return state;
       return { ...state, apiKeys: withEntry(state.apiKeys, event.data.keyId, { ...key, revoked: true }) };
     }
+    case 'WebhookRegistered':
+    case 'WebhookRemoved':
+    case 'WebhookDisabled':
+    case 'WebhookEnabled':
+      return evolveWebhooks(state, event);
+  }
+}
+
+type LiveOrganizationState = Extract<OrganizationState, { status: 'live' }>;
+
+function evolveWebhooks(state: LiveOrganizationState, event: WebhookEvent): LiveOrganizationState {
+  const id = event.data.webhookId;
+  if (event.type === 'WebhookRegistered') {
+    return { ...state, webhooks: withEntry(state.webhooks, id, { enabled: true, removed: false }) };
+  }
+  const webhook = state.webhooks.get(id);
+  if (!webhook) return state;
+  switch (event.type) {
+    case 'WebhookRemoved':
+      return { ...state, webhooks: withEntry(state.webhooks, id, { enabled: false, removed: true }) };
+    case 'WebhookDisabled':
+      return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: false }) };
+    case 'WebhookEnabled':
+      return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: true }) };
   }
 }
 

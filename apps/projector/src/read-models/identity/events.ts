@@ -9,6 +9,10 @@ const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'MemberRemoved',
   'ApiKeyCreated',
   'ApiKeyRevoked',
+  'WebhookRegistered',
+  'WebhookRemoved',
+  'WebhookDisabled',
+  'WebhookEnabled',
 ] satisfies readonly IdentityEventType[]);
 
 /**

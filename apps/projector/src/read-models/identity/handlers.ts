@@ -31,6 +31,10 @@ export async function applyIdentityEvent(
     case 'MemberRemoved':
     case 'ApiKeyCreated':
     case 'ApiKeyRevoked':
+    case 'WebhookRegistered':
+    case 'WebhookRemoved':
+    case 'WebhookDisabled':
+    case 'WebhookEnabled':
       if (await advanceOrganization(sql, event.data.orgId, recorded)) await applyToMembers(sql, event, at);
       return;
     default:
@@ -95,9 +99,14 @@ async function applyToMembers(
         event.data.userId,
       ]);
       return;
-    // API keys live in the API's `auth` schema; their events only move the organization's version.
+    // API keys live in the API's `auth` schema, webhook endpoints in its `webhooks` schema
+    // (docs/webhooks.md); their events only move the organization's version.
     case 'ApiKeyCreated':
     case 'ApiKeyRevoked':
+    case 'WebhookRegistered':
+    case 'WebhookRemoved':
+    case 'WebhookDisabled':
+    case 'WebhookEnabled':
       return;
     default:
       return exhausted(event);

@@ -1,0 +1,312 @@
+import type { Config, Logger, Pool } from '@portal/platform';
+import type { ProjectionWaiter } from '../projection/projection-waiter.js';
+import { changeFrame, resetFrame } from './change-frames.js';
+import {
+  findResumePoint,
+  readChangesAfter,
+  readHead,
+  readMissedChanges,
+  START_CURSOR,
+  type ChangeRow,
+  type FeedCursor,
+  type ResumePoint,
+} from './change-queries.js';
+import type { ChangeFrame, SseConnection } from './sse-connection.js';
+import { commentFrame } from './sse-frames.js';
+import { Slots } from './slots.js';
+
+/** Object events read per query, by the hub and by a replay page. */
+const BATCH_SIZE = 500;
+/** Replays at once: a reconnect storm must not take the request pool from ordinary reads. */
+const REPLAY_CONCURRENCY = 2;
+/** After a failed read the hub tries again this soon, even without a new projection batch. */
+const RETRY_DELAY_MS = 1_000;
+
+export interface ChangeFeedSettings {
+  readonly heartbeatMs: number;
+  readonly maxBufferBytes: number;
+  readonly replayMaxEvents: number;
+  readonly maxConnectionMs: number;
+  /** Least time between two reads of new events: the changes of that time go out in one write per client. */
+  readonly batchIntervalMs: number;
+}
+
+export function changeFeedSettingsOf(config: Config): ChangeFeedSettings {
+  return {
+    heartbeatMs: config.SSE_HEARTBEAT_MS,
+    maxBufferBytes: config.SSE_MAX_BUFFER_BYTES,
+    replayMaxEvents: config.SSE_REPLAY_MAX_EVENTS,
+    maxConnectionMs: config.SSE_MAX_CONNECTION_MS,
+    batchIntervalMs: config.SSE_BATCH_INTERVAL_MS,
+  };
+}
+
+/** A connected client: its stream and the principals its credential held when it connected. */
+export interface FeedClient {
+  readonly connection: SseConnection;
+  readonly principals: readonly string[];
+}
+
+/** Where a client starts: now, after a known event, or after one the feed cannot place. */
+export type FeedStart =
+  | { readonly kind: 'now' }
+  | { readonly kind: 'resume'; readonly point: ResumePoint }
+  | { readonly kind: 'unknown' };
+
+/**
+ * One per API process. Each projection batch (the `portal_projection` notification the API already
+ * listens to) wakes it; it reads the new object events once, for all clients, and writes each event's
+ * frame to the clients whose principals overlap the object's `read_principals`.
+ */
+export class ChangeFeedHub {
+  private cursor: FeedCursor = START_CURSOR;
+  private readonly clients = new Set<FeedClient>();
+  /** Clients by principal: an event reaches its readers without a look at every client. */
+  private readonly byPrincipal = new Map<string, Set<FeedClient>>();
+  private readonly lifetimes = new Map<FeedClient, NodeJS.Timeout>();
+  private readonly replays = new Slots(REPLAY_CONCURRENCY);
+  private reading = false;
+  private readAgain = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private pacingTimer: NodeJS.Timeout | null = null;
+  private lastReadAt = Number.NEGATIVE_INFINITY;
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+
+  /**
+   * `pool` serves replays (the request pool, like any read); `livePool` (one connection of its own) the
+   * hub's reads, so live delivery never queues behind a burst of requests for a pooled connection.
+   */
+  constructor(
+    private readonly pool: Pool,
+    private readonly livePool: Pool,
+    private readonly projection: Pick<ProjectionWaiter, 'onAdvance'>,
+    readonly settings: ChangeFeedSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    try {
+      this.cursor = await readHead(this.livePool);
+    } catch (error) {
+      // Before the projector's first start the table does not exist: every event will be new.
+      this.logger.debug(
+        { err: error },
+        'audit events not readable yet; the change feed starts at the beginning',
+      );
+    }
+    this.unsubscribe = this.projection.onAdvance(() => {
+      this.wake();
+    });
+    this.heartbeat = setInterval(() => {
+      this.beat();
+    }, this.settings.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get accepting(): boolean {
+    return !this.closed;
+  }
+
+  get connectedClients(): number {
+    return this.clients.size;
+  }
+
+  /** Where `Last-Event-ID` leads: a resume point within reach, or a reset. */
+  async startOf(lastEventId: string | null): Promise<FeedStart> {
+    if (lastEventId === null) return { kind: 'now' };
+    const point = await findResumePoint(this.pool, lastEventId, this.settings.replayMaxEvents);
+    return point === null ? { kind: 'unknown' } : { kind: 'resume', point };
+  }
+
+  /**
+   * Connects a client whose stream is open. A resume replays what it missed, then goes live; a start
+   * the feed cannot replay gets `event: reset` and goes live. Resolves once the client is live.
+   */
+  async follow(client: FeedClient, start: FeedStart): Promise<void> {
+    if (this.closed) {
+      client.connection.end();
+      return;
+    }
+    this.limitLifetime(client);
+    if (start.kind === 'now') {
+      this.register(client);
+      return;
+    }
+    if (start.kind === 'unknown' || start.point.behind > this.settings.replayMaxEvents) {
+      // Synchronously with the registration: the reset names the very place the live events follow.
+      const reason = start.kind === 'unknown' ? 'unknown-last-event-id' : 'too-far-behind';
+      client.connection.send(resetFrame({ reason, position: this.cursor.position }));
+      this.register(client);
+      return;
+    }
+    const { point } = start;
+    await this.replays.run(() => this.replay(client, point.seq));
+  }
+
+  /** The client is gone (its socket closed); forget it. */
+  detach(client: FeedClient): void {
+    client.connection.markClosed();
+    const lifetime = this.lifetimes.get(client);
+    if (lifetime) clearTimeout(lifetime);
+    this.lifetimes.delete(client);
+    if (!this.clients.delete(client)) return;
+    for (const principal of client.principals) {
+      const readers = this.byPrincipal.get(principal);
+      readers?.delete(client);
+      if (readers?.size === 0) this.byPrincipal.delete(principal);
+    }
+  }
+
+  /** Ends every stream (clients reconnect elsewhere with `Last-Event-ID`) and stops reading. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pacingTimer) clearTimeout(this.pacingTimer);
+    for (const client of [...this.clients]) {
+      client.connection.end();
+      this.detach(client);
+    }
+    await this.livePool.end().catch(() => undefined);
+  }
+
+  private register(client: FeedClient): void {
+    if (!client.connection.isOpen || this.closed) return;
+    this.clients.add(client);
+    for (const principal of client.principals) {
+      let readers = this.byPrincipal.get(principal);
+      if (!readers) this.byPrincipal.set(principal, (readers = new Set()));
+      readers.add(client);
+    }
+  }
+
+  /**
+   * Registered first with live changes held, then the replay pages: a change committed before a page
+   * was read is in the page, one committed later reaches the client live. Where the two overlap (the hub
+   * reads a change a page already had) the connection sends it once.
+   */
+  private async replay(client: FeedClient, afterSeq: bigint): Promise<void> {
+    const { connection, principals } = client;
+    connection.hold();
+    this.register(client);
+    let through = afterSeq;
+    try {
+      for (;;) {
+        if (!connection.isOpen) return;
+        const rows = await readMissedChanges(this.pool, through, principals, BATCH_SIZE);
+        for (const row of rows) {
+          through = BigInt(row.seq);
+          if (!connection.sendChange(changeFrame(row))) return;
+        }
+        if (rows.length < BATCH_SIZE) break;
+      }
+      connection.release();
+    } catch (error) {
+      // The stream is open already: end it; the client resumes from the last id it got.
+      this.logger.warn({ err: error }, 'change feed replay failed; ending the stream');
+      connection.end();
+    }
+  }
+
+  private limitLifetime(client: FeedClient): void {
+    // Principals are read once, at connect; a bounded life makes the client reconnect with a fresh
+    // credential, so a removed member or an expired token stops receiving within this time.
+    const timer = setTimeout(() => {
+      client.connection.end();
+    }, this.settings.maxConnectionMs);
+    timer.unref();
+    this.lifetimes.set(client, timer);
+  }
+
+  private beat(): void {
+    const frame = commentFrame('heartbeat');
+    for (const client of this.clients) client.connection.send(frame);
+  }
+
+  /**
+   * Reads at most once per `batchIntervalMs`. Writes, not queries, are the cost of fan-out (one per client
+   * per read), so under a stream of small projector batches the changes of one interval go out together.
+   */
+  private wake(): void {
+    if (this.closed) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    if (this.pacingTimer) return;
+    const wait = this.lastReadAt + this.settings.batchIntervalMs - performance.now();
+    if (wait > 0) {
+      this.pacingTimer = setTimeout(() => {
+        this.pacingTimer = null;
+        this.wake();
+      }, wait);
+      return;
+    }
+    this.reading = true;
+    void this.readNewChanges();
+  }
+
+  /** Reads until caught up, one bounded batch at a time; a batch that came full may have more behind it. */
+  private async readNewChanges(): Promise<void> {
+    let wakeAgain = false;
+    try {
+      let full = true;
+      while (full && !this.closed) {
+        this.readAgain = false;
+        this.lastReadAt = performance.now();
+        const rows = await readChangesAfter(this.livePool, this.cursor, BATCH_SIZE);
+        this.dispatch(rows);
+        full = rows.length === BATCH_SIZE;
+      }
+      wakeAgain = this.readAgain;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'change feed could not read new events; retrying');
+      this.retryLater();
+    } finally {
+      this.reading = false;
+    }
+    // Batches projected while this read ran: read them after the interval.
+    if (wakeAgain) this.wake();
+  }
+
+  private retryLater(): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.wake();
+    }, RETRY_DELAY_MS);
+    this.retryTimer.unref();
+  }
+
+  /**
+   * Synchronous: the cursor moves with the frames written, so a client registered between batches misses
+   * none. Each client gets the batch's frames in one write: one syscall per client per batch, not per event.
+   */
+  private dispatch(rows: readonly ChangeRow[]): void {
+    const outgoing = new Map<FeedClient, ChangeFrame[]>();
+    for (const row of rows) {
+      this.cursor = { seq: BigInt(row.seq), position: row.position };
+      const readers = this.readersOf(row.read_principals);
+      if (readers.size === 0) continue;
+      const change = changeFrame(row);
+      for (const client of readers) {
+        const changes = outgoing.get(client);
+        if (changes) changes.push(change);
+        else outgoing.set(client, [change]);
+      }
+    }
+    for (const [client, frames] of outgoing) client.connection.deliver(frames);
+  }
+
+  private readersOf(objectPrincipals: readonly string[]): Set<FeedClient> {
+    const readers = new Set<FeedClient>();
+    for (const principal of objectPrincipals) {
+      const holders = this.byPrincipal.get(principal);
+      if (holders) for (const client of holders) readers.add(client);
+    }
+    return readers;
+  }
+}

@@ -1,0 +1,168 @@
+import type { Request, Response } from 'express';
+import { listQuerySchema, registerWebhookBodySchema, type CreatedWebhook } from '@portal/contracts';
+import { DomainError, requireRole, type OrganizationCommand } from '@portal/domain';
+import type { ApiDependencies } from '../dependencies.js';
+import { respondToCommand } from '../commands/execute.js';
+import { listPage } from '../http/list-page.js';
+import { idParamsSchema } from '../http/params.js';
+import { parseInput } from '../http/validate.js';
+import { callerOf } from '../auth/caller.js';
+import { organizationActorOf, requireActiveOrganization, requireSignedIn } from '../auth/caller-rules.js';
+import { runOrganizationCommand } from '../auth/organization-commands.js';
+import { randomToken } from '../auth/secrets.js';
+import { listDeliveries } from './delivery-queries.js';
+import { checkTargetUrl, outboundPolicyOf } from './target-url.js';
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  markWebhookEnabled,
+  markWebhookRemoved,
+  type WebhookRecord,
+} from './webhook-store.js';
+import { webhookView } from './webhook-view.js';
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/** Webhooks are the active organization's, for its admins and owners (any credential of theirs). */
+function webhookAdmin(req: Request, doing: string) {
+  const authenticated = callerOf(req);
+  requireRole(authenticated, 'admin', doing);
+  const caller = requireSignedIn(authenticated, doing);
+  return { caller, orgId: requireActiveOrganization(caller).orgId };
+}
+
+async function requireWebhook(deps: ApiDependencies, req: Request, orgId: string): Promise<WebhookRecord> {
+  const { id } = parseInput(idParamsSchema, req.params, 'path');
+  const found = await findWebhook(deps.pool, id, orgId);
+  if (!found) throw new DomainError('NOT_FOUND', 'webhook not found');
+  return found;
+}
+
+/**
+ * `POST /api/v1/webhooks`: the decider checks the role; the endpoint row (with its secret) is written
+ * before WebhookRegistered and deleted again if that append fails, as API keys are.
+ */
+export async function registerWebhook(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const { caller, orgId } = webhookAdmin(req, 'register webhooks');
+  const body = parseInput(registerWebhookBodySchema, req.body, 'webhook');
+  const url = await checkTargetUrl(body.url, outboundPolicyOf(deps.config));
+  const at = deps.now();
+  const id = deps.newId();
+  const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+  const eventTypes = body.eventTypes.includes('*') ? ['*'] : [...new Set(body.eventTypes)];
+  const description = body.description === undefined || body.description === '' ? null : body.description;
+  const record: WebhookRecord = {
+    id,
+    orgId,
+    url: url.toString(),
+    eventTypes,
+    description,
+    createdBy: caller.userId,
+    createdAt: at,
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    consecutiveFailures: 0,
+  };
+  const command: OrganizationCommand = {
+    type: 'RegisterWebhook',
+    data: { webhookId: id, host: url.host, eventTypes, description, actor: organizationActorOf(caller) },
+  };
+  const { outcome } = await runOrganizationCommand(
+    deps,
+    req,
+    orgId,
+    command,
+    { userId: caller.userId, at },
+    {
+      sideEffect: () => insertWebhook(deps.pool, { ...record, secret }),
+      undoSideEffect: () => deleteWebhook(deps.pool, id),
+    },
+  );
+  res.setHeader('Cache-Control', 'no-store');
+  const created: CreatedWebhook = { ...webhookView(record), secret };
+  await respondToCommand(
+    deps,
+    req,
+    res,
+    { position: outcome.position, revision: null },
+    { status: 201, body: created },
+  );
+}
+
+export async function listOrganizationWebhooks(
+  deps: ApiDependencies,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const { orgId } = webhookAdmin(req, 'list webhooks');
+  res.json({ items: (await listWebhooks(deps.pool, orgId)).map(webhookView) });
+}
+
+export async function getWebhook(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const { orgId } = webhookAdmin(req, 'read webhooks');
+  res.json(webhookView(await requireWebhook(deps, req, orgId)));
+}
+
+/** `DELETE /api/v1/webhooks/{id}`: no job is enqueued for it from now on; WebhookRemoved records who. */
+export async function removeWebhook(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const { caller, orgId } = webhookAdmin(req, 'remove webhooks');
+  const found = await requireWebhook(deps, req, orgId);
+  const at = deps.now();
+  const { outcome } = await runOrganizationCommand(
+    deps,
+    req,
+    orgId,
+    { type: 'RemoveWebhook', data: { webhookId: found.id, actor: organizationActorOf(caller) } },
+    { userId: caller.userId, at },
+    { sideEffect: () => markWebhookRemoved(deps.pool, found.id, at) },
+  );
+  // The stream already said removed (an earlier append that outlived its row update): the row follows.
+  if (outcome.position === null) await markWebhookRemoved(deps.pool, found.id, at);
+  const body = webhookView({ ...found, enabled: false });
+  await respondToCommand(
+    deps,
+    req,
+    res,
+    { position: outcome.position, revision: null },
+    { status: 200, body },
+  );
+}
+
+/** `POST /api/v1/webhooks/{id}/enable`: deliveries resume with events after this moment. */
+export async function enableWebhook(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const { caller, orgId } = webhookAdmin(req, 'enable webhooks');
+  const found = await requireWebhook(deps, req, orgId);
+  const at = deps.now();
+  const { outcome } = await runOrganizationCommand(
+    deps,
+    req,
+    orgId,
+    { type: 'EnableWebhook', data: { webhookId: found.id, actor: organizationActorOf(caller) } },
+    { userId: caller.userId, at },
+    { sideEffect: () => markWebhookEnabled(deps.pool, found.id, at) },
+  );
+  if (outcome.position === null) await markWebhookEnabled(deps.pool, found.id, at);
+  const enabled = await findWebhook(deps.pool, found.id, orgId);
+  await respondToCommand(
+    deps,
+    req,
+    res,
+    { position: outcome.position, revision: null },
+    { status: 200, body: webhookView(enabled ?? found) },
+  );
+}
+
+export async function listWebhookDeliveries(
+  deps: ApiDependencies,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const { orgId } = webhookAdmin(req, 'read webhook deliveries');
+  const found = await requireWebhook(deps, req, orgId);
+  const query = parseInput(listQuerySchema, req.query, 'query');
+  const page = await listDeliveries(deps.pool, found.id, query);
+  res.json(listPage(req, deps.config, page));
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import type { ReadModel } from '../../projection.js';
+import { auditSubjectOf, auditValues } from './audit-row.js';
+
+/**
+ * One statement per event. The object's organization, kind and ancestors come from its portal_objects
+ * row as the same batch left it (that read model applies first). A move also keeps the path it left
+ * (the former parent's row, which the move does not change, and the former parent itself), so "what
+ * happened below this catalog" shows an object moving out as well as one moving in. A replayed event
+ * finds its row by event id and changes nothing.
+ */
+const insertAuditEvent = {
+  name: 'projector_audit_events_insert',
+  text: `
+    INSERT INTO audit_events (event_id, position, stream_id, revision, type, object_id, org_id, actor_id,
+                              occurred_at, data, metadata, object_kind, ancestor_ids)
+    SELECT $1, $2, $3, $4, $5, $6::uuid, COALESCE(o.org_id, $7::uuid), $8, $9, $10, $11,
+           o.kind,
+           COALESCE(o.ancestor_ids, '{}') || ARRAY(
+             SELECT former.id
+               FROM unnest(CASE WHEN f.id IS NULL THEN '{}'::uuid[] ELSE f.ancestor_ids || f.id END)
+                    WITH ORDINALITY AS former(id, n)
+              WHERE NOT former.id = ANY(COALESCE(o.ancestor_ids, '{}'))
+              ORDER BY former.n)
+      FROM (SELECT 1) AS one
+      LEFT JOIN portal_objects o ON o.id = $6::uuid
+      LEFT JOIN portal_objects f ON f.id = $12::uuid
+    ON CONFLICT (event_id) DO NOTHING`,
+};
+
+/** `audit_events`: every event in order, with actor, organization and object (docs/audit.md). */
+export const auditReadModel: ReadModel = {
+  name: 'audit',
+  ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  async apply(sql, recorded) {
+    await sql.query({ ...insertAuditEvent, values: auditValues(recorded, auditSubjectOf(recorded)) });
+  },
+};

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { idSchema, pageSchema, timestampSchema } from './common.js';
+import { boundedArray, boundedText, expected, strictObject, uuid } from './messages.js';
+
+const body = 'a JSON object (the request body)';
+
+/** Invented bounds: a URL a browser would take, and a subscription list a person can read. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_WEBHOOK_EVENT_TYPES = 100;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
+
+/** An event type as the event store names it (`PortalObjectUpdated`), or `*` for every type. */
+export const webhookEventTypeSchema = z
+  .string({ error: expected('a string') })
+  .regex(/^(\*|[A-Za-z][A-Za-z0-9]{0,99})$/, {
+    error: 'must be an event type such as "CatalogCreated", or "*"',
+  });
+
+/** `POST /api/v1/webhooks`. The URL rules (https, no private targets) are checked by the API. */
+export const registerWebhookBodySchema = strictObject(
+  {
+    url: boundedText(1, MAX_WEBHOOK_URL_LENGTH).meta({
+      description:
+        'Where deliveries are POSTed: `https://`, a public address (see docs/webhooks.md for the rules).',
+    }),
+    eventTypes: boundedArray(webhookEventTypeSchema, {
+      min: 1,
+      max: MAX_WEBHOOK_EVENT_TYPES,
+      unit: 'event type',
+    }).meta({ description: 'Event types to deliver, or `["*"]` for every event of the organization.' }),
+    description: boundedText(0, MAX_WEBHOOK_DESCRIPTION_LENGTH).exactOptional(),
+  },
+  body,
+);
+export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
+
+export const webhookSchema = z.object({
+  id: idSchema,
+  organizationId: idSchema,
+  url: z.string(),
+  eventTypes: z.array(z.string()),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  disabledAt: timestampSchema.nullable(),
+  disabledReason: z.string().nullable().meta({ description: 'Why deliveries stopped, when they did.' }),
+  consecutiveFailures: z.int().meta({ description: 'Failed deliveries since the last successful one.' }),
+  createdBy: idSchema,
+  createdAt: timestampSchema,
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+/** The answer of registration: the only time the signing secret is shown. */
+export const createdWebhookSchema = webhookSchema.extend({
+  secret: z.string().meta({
+    description: 'Key of the `X-Portal-Signature` HMAC (docs/webhooks.md). Shown this once; store it.',
+  }),
+});
+export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+
+export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
+
+/** One attempt to deliver one event to one endpoint. */
+export const webhookDeliverySchema = z.object({
+  deliveryId: uuid().meta({ description: '`X-Portal-Delivery`: the same for every attempt of one event.' }),
+  eventId: z.string().meta({ description: "The event's position: the payload's `id`." }),
+  eventType: z.string(),
+  attempt: z.int().meta({ description: '1 for the first attempt.' }),
+  attemptedAt: timestampSchema,
+  statusCode: z.int().nullable().meta({ description: "The receiver's status; null when none came." }),
+  error: z.string().nullable().meta({ description: 'What went wrong, when the attempt failed.' }),
+  durationMs: z.int(),
+  succeeded: z.boolean(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveryPageSchema = pageSchema(webhookDeliverySchema);
