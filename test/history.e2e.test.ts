@@ -248,3 +248,37 @@ describe('a deleted object', () => {
     expect((await historyOf(doomed, outsider)).status).toBe(404);
   });
 });
+
+describe('shares in the history', () => {
+  it('are named only to those who may manage them', async () => {
+    const owner = await signUp({ name: 'Sharing owner' });
+    const friend = await signUp({ name: 'Friend' });
+    const created = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
+      headers: owner.headers,
+      body: { title: 'Public, shared', description: 'd', links: [], visibility: 'public' },
+    });
+    const id = created.body.portalItemId;
+    const shared = await call('POST', `/api/v1/portal/items/${id}/shares`, {
+      headers: owner.headers,
+      body: { principal: { type: 'user', id: friend.userId }, permission: 'editor' },
+    });
+    expect(shared.status).toBe(201);
+    const shareOf = async (options: { headers: Record<string, string> } | { as: 'anonymous' }) => {
+      const history = await call<{ items: { type: string; change: unknown }[] }>(
+        'GET',
+        `/api/v1/portal/items/${id}/history`,
+        options,
+      );
+      expect(history.status).toBe(200);
+      return history.body.items.find((entry) => entry.type === 'ObjectShared')?.change;
+    };
+    expect(await shareOf({ headers: owner.headers })).toEqual({
+      principal: { type: 'user', id: friend.userId },
+      permission: 'editor',
+      previousPermission: null,
+    });
+    const hidden = { principal: null, permission: null, previousPermission: null };
+    expect(await shareOf({ as: 'anonymous' })).toEqual(hidden);
+    expect(await shareOf({ headers: friend.headers })).toEqual(hidden);
+  });
+});

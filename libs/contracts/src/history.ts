@@ -4,7 +4,7 @@ import { idSchema, listQuerySchema, pageSchema, timestampSchema, type Page } fro
 /** What an event changed, by type: before/after per field for updates, the moved parents, and so on. */
 export const historyChangeSchema = z.record(z.string(), z.unknown()).meta({
   description:
-    '`PortalObjectUpdated`: `{field: {before, after}}` for each changed field; `PortalObjectMoved`: `{fromParentId, toParentId}`; `VisibilityChanged`: `{from, to}`; `ObjectShared`: `{principal, permission, previousPermission}`; `ObjectUnshared`: `{principal, permission}`; `PortalObjectDeleted`: `{recursive}`; a create: the fields it was created with; an item upload event: its data.',
+    '`PortalObjectUpdated`: `{field: {before, after}}` for each changed field; `PortalObjectMoved`: `{fromParentId, toParentId}`; `VisibilityChanged`: `{from, to}`; `ObjectShared`: `{principal, permission, previousPermission}`; `ObjectUnshared`: `{principal, permission}` (all `null` unless the caller may manage its shares); `PortalObjectDeleted`: `{recursive}`; a create: the fields it was created with; an item upload event: its data.',
 });
 
 export const historyActorSchema = z.object({

@@ -216,6 +216,8 @@ export class ChangeFeedHub {
     // credential, so a removed member or an expired token stops receiving within this time.
     const timer = setTimeout(() => {
       client.connection.end();
+      // Also when its 'close' never reached the hub: nothing outlives the connection's lifetime.
+      this.detach(client);
     }, this.settings.maxConnectionMs);
     timer.unref();
     this.lifetimes.set(client, timer);

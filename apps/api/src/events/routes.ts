@@ -62,11 +62,20 @@ function sinkOf(res: Response): SseSink {
 function streamHandler(deps: ApiDependencies): RequestHandler {
   const feed = deps.changeFeed;
   return async (req, res) => {
+    // A client may go away during an await below (or already did, while it was authenticated): its
+    // 'close' then fires before any listener the stream adds, so note it now and check after each await.
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
+    const gone = (): boolean =>
+      closed || req.destroyed || res.destroyed || !res.socket || res.socket.destroyed;
     const lastEventId = lastEventIdOf(req);
     if (!feed.accepting)
       throw new HttpProblem(503, 'the change feed is shutting down; reconnect', 'SHUTTING_DOWN');
     // Before the stream opens, so a database failure is still an ordinary error answer.
     const start = await feed.startOf(lastEventId);
+    if (gone()) return;
     if (req.method === 'HEAD') {
       res.status(200).type('text/event-stream').set('Cache-Control', 'no-store').end();
       return;

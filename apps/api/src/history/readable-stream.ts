@@ -1,5 +1,8 @@
 import type { Request } from 'express';
 import {
+  callerPrincipals,
+  grantsOf,
+  holdsAny,
   DomainError,
   foldState,
   streamIdOf,
@@ -19,6 +22,11 @@ export interface ObjectStream {
   readonly id: string;
   readonly kind: PortalKind;
   readonly events: readonly RecordedEvent[];
+  /**
+   * Whether the caller may manage who sees the object (the right `GET …/shares` needs). Without it,
+   * the history does not say whom the object is shared with.
+   */
+  readonly mayManage: boolean;
 }
 
 export function portalEventOf(recorded: RecordedEvent): PortalObjectEvent {
@@ -46,8 +54,12 @@ export async function readableStream(
     if (state.status === 'absent') continue;
     const object = { id, kind, streamId: streamIdOf(kind, id), state, revision: last.revision };
     const placement = await placementOf(deps.eventStore, object);
-    requireAccessTo(await commandCaller(deps, req), placement, 'read', what);
-    return { id, kind, events };
+    const caller = await commandCaller(deps, req);
+    requireAccessTo(caller, placement, 'read', what);
+    const mayManage =
+      placement.accessPath !== null &&
+      holdsAny(callerPrincipals(caller), grantsOf(placement.accessPath).manage);
+    return { id, kind, events, mayManage };
   }
   // The very words `requireAccessTo` uses for an object the caller may not read.
   throw new DomainError('NOT_FOUND', `${what} not found`);

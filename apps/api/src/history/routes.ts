@@ -32,11 +32,29 @@ export function historyRoutes(deps: ApiDependencies): Router {
         deps.pool,
         slice.events.flatMap((event) => (event.metadata.actorId === null ? [] : [event.metadata.actorId])),
       );
-      const items = slice.events.map((event) => historyEntry(event, names));
+      const items = slice.events.map((event) =>
+        withSharesHidden(historyEntry(event, names), stream.mayManage),
+      );
       res.json(listPage(req, deps.config, { items, next: slice.next }));
     },
   });
   return router;
+}
+
+/**
+ * Whom an object is shared with is for those who may manage its shares (`GET …/shares` needs the same):
+ * other readers see that a share was given or ended, not to whom or with which right.
+ */
+function withSharesHidden<Entry extends { type: string; change: unknown }>(
+  entry: Entry,
+  mayManage: boolean,
+): Entry {
+  if (mayManage || (entry.type !== 'ObjectShared' && entry.type !== 'ObjectUnshared')) return entry;
+  const hidden = { principal: null, permission: null };
+  return {
+    ...entry,
+    change: entry.type === 'ObjectShared' ? { ...hidden, previousPermission: null } : hidden,
+  };
 }
 
 function describeAsOf(asOf: AsOf): string {
