@@ -20,3 +20,4 @@ export * from './portal-object/geometry.js';
 export { bboxOfGeometry } from './portal-object/geometry-bbox.js';
 export * from './access/index.js';
 export * from './identity/index.js';
+export * from './uuid.js';

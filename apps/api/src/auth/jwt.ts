@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { roles, type Role } from '@portal/domain';
+import { isUuid, roles, type Role } from '@portal/domain';
 import type { Config, Logger } from '@portal/platform';
 import { ConfigError } from '@portal/platform';
 
@@ -23,14 +23,12 @@ export interface IssuedToken {
   readonly expiresAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function claimsOf(payload: unknown): JwtClaims | null {
   if (typeof payload !== 'object' || payload === null) return null;
   const { sub, org, role, sid } = payload as Record<string, unknown>;
-  if (typeof sub !== 'string' || !UUID.test(sub)) return null;
-  if (typeof org !== 'string' || !UUID.test(org)) return null;
-  if (typeof sid !== 'string' || !UUID.test(sid)) return null;
+  if (!isUuid(sub)) return null;
+  if (!isUuid(org)) return null;
+  if (!isUuid(sid)) return null;
   if (role !== null && !roles.includes(role as Role)) return null;
   return { sub, org, sid, role: role as Role | null };
 }

@@ -1,3 +1,4 @@
+import { isUuid } from '@portal/domain';
 import { isStorableText, type NodeSort, type SortOrder } from '@portal/contracts';
 import { HttpProblem } from '../http/problem.js';
 import { encodeCursor } from '../read-model/cursor.js';
@@ -77,7 +78,6 @@ export function cursorOf(ordering: Ordering, row: KeyedRow): string {
   return encodeCursor([ordering.sort, ordering.order, ...values, row.id]);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const invalid = () => new HttpProblem(400, 'cursor: not a cursor returned by this API', 'INVALID_CURSOR');
 
 function validKeyValue(value: unknown, type: SortColumn['type']): value is string {
@@ -113,7 +113,7 @@ export function decodeKeysetCursor(cursor: string, ordering: Ordering): CursorKe
   const columns = sortColumns[ordering.sort];
   const id = rest.at(-1);
   const values = rest.slice(0, -1);
-  if (values.length !== columns.length || typeof id !== 'string' || !UUID.test(id)) throw invalid();
+  if (values.length !== columns.length || !isUuid(id)) throw invalid();
   if (!values.every((value, index) => validKeyValue(value, columns[index]?.type ?? 'text'))) throw invalid();
   return { values, id };
 }

@@ -1,13 +1,12 @@
+import { isUuid } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Display names of the users among `ids`, from the identity read model (`read.users`): a name as it is
  * today, not as it was when the event happened. Unknown ids are left out (the entry then says `null`).
  */
 export async function actorNames(pool: Pool, ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
-  const unique = [...new Set(ids)].filter((id) => UUID.test(id));
+  const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return new Map();
   const result = await pool.query<{ id: string; name: string }>(
     'SELECT id, name FROM read.users WHERE id = ANY($1::uuid[])',

@@ -1,3 +1,4 @@
+import { isUuid } from '@portal/domain';
 import { HttpProblem } from '../http/problem.js';
 
 /**
@@ -31,12 +32,10 @@ function isCanonicalTimestamp(text: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString() === text;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A cursor over (timestamp, id), validated so no malformed value ever reaches SQL. */
 export function decodeTimeIdCursor(cursor: string): { readonly at: string; readonly id: string } {
   const [at, id] = decodeCursor(cursor, 2);
-  if (typeof at !== 'string' || !isCanonicalTimestamp(at) || typeof id !== 'string' || !UUID.test(id)) {
+  if (typeof at !== 'string' || !isCanonicalTimestamp(at) || !isUuid(id)) {
     throw new HttpProblem(400, 'cursor: not a cursor returned by this API', 'INVALID_CURSOR');
   }
   return { at, id };

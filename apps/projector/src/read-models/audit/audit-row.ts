@@ -1,9 +1,7 @@
-import { formatPosition, type RecordedEvent } from '@portal/domain';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { formatPosition, isUuid, type RecordedEvent } from '@portal/domain';
 
 function uuidOrNull(value: unknown): string | null {
-  return typeof value === 'string' && UUID.test(value) ? value : null;
+  return isUuid(value) ? value : null;
 }
 
 function field(data: unknown, name: string): unknown {
