@@ -3,44 +3,70 @@ import type { EventsBenchOptions } from './events-options.js';
 import type { EventsBenchResult } from './run-events.js';
 
 export function printEventsTables(options: EventsBenchOptions, result: EventsBenchResult): void {
+  const made = {
+    batch: `POST / batches of ${options.batchSize} creates`,
+    update: 'one PATCH per change',
+    simulated: 'simulated projector output',
+  }[options.changes];
   printTable(
-    `SSE fan-out: ${options.clients} clients, ${options.rate} changes/s scheduled, ${options.seconds} s measured`,
+    `SSE fan-out: ${options.clients} clients of ${options.users} user(s), ${options.rate} changes/s scheduled (${made}), ${options.seconds} s measured`,
     [
       'changes/s',
-      'failed',
-      'skipped',
+      'failed changes',
+      'skipped requests',
+      'late 202',
+      'made',
+      'seen',
       'clients',
       'lost',
-      'deliveries',
-      'expected',
-      'deliv/s',
       'cpu busy',
       'api cpu',
       'bench cpu',
     ],
     [
       [
-        result.achievedChangesPerSecond,
-        result.load.failed,
-        result.load.skipped,
+        result.changesPerSecond,
+        result.failedChanges,
+        result.skippedRequests,
+        result.lateAnswers,
+        result.changesMade,
+        result.changesSeen,
         result.clientsConnected,
         result.clientsLost,
-        result.deliveries,
-        result.expectedDeliveries,
-        result.deliveriesPerSecond,
         `${Math.round(result.cpu.machineBusyPercent)}%`,
         `${Math.round(result.apiCpuPercentOfCore)}%`,
         `${Math.round(result.cpu.benchProcessPercent)}%`,
       ],
     ],
   );
-  const { fromAnswerMs: a, fromRequestMs: r } = result;
   printTable(
-    'Delivery latency per client-event, ms',
-    ['from', 'count', 'p50', 'p95', 'p99', 'max', 'before answer'],
+    'Deliveries of the changes projected in the measured seconds',
     [
-      ['HTTP answer', a.count, a.p50, a.p95, a.p99, a.max, result.receivedBeforeAnswer],
-      ['request start', r.count, r.p50, r.p95, r.p99, r.max, ''],
+      'deliveries',
+      'expected',
+      'incomplete changes',
+      'clients off count',
+      'deliv/s',
+      'read before projection seen',
+    ],
+    [
+      [
+        result.deliveries,
+        result.expectedDeliveries,
+        result.incompleteChanges,
+        result.clientsOffCount,
+        Math.round(result.deliveriesPerSecond),
+        result.receivedBeforeProjectionSeen,
+      ],
+    ],
+  );
+  const { deliveryMs: d, answerMs: a } = result;
+  printTable(
+    'Latency, ms',
+    ['what', 'count', 'p50', 'p95', 'p99', 'max'],
+    [
+      ['projected → SSE receipt, per client-event', d.count, d.p50, d.p95, d.p99, d.max],
+      ['change request → answer, per request', a.count, a.p50, a.p95, a.p99, a.max],
     ],
   );
   const { idle, connected, peak } = result.apiMemory;

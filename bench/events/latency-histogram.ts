@@ -10,12 +10,12 @@ export class LatencyHistogram {
   private overflow = 0;
   private maxMs = 0;
   count = 0;
-  /** Received before the change's HTTP answer was read: counted as 0 ms. */
-  beforeAnswer = 0;
+  /** Negative latencies (the event came before its reference moment was seen here): counted as 0 ms. */
+  early = 0;
 
   record(ms: number): void {
     this.count += 1;
-    if (ms < 0) this.beforeAnswer += 1;
+    if (ms < 0) this.early += 1;
     const clamped = Math.max(0, ms);
     if (clamped > this.maxMs) this.maxMs = clamped;
     const bucket = Math.floor(clamped / LatencyHistogram.BUCKET_MS);
@@ -23,14 +23,15 @@ export class LatencyHistogram {
     else this.buckets[bucket] = (this.buckets[bucket] ?? 0) + 1;
   }
 
-  /** Nearest rank, the upper edge of the bucket holding it. */
+  /** Nearest rank, the upper edge of the bucket holding it (at most the maximum). */
   percentile(p: number): number {
     if (this.count === 0) return Number.NaN;
     const rank = Math.max(1, Math.ceil((p / 100) * this.count));
     let seen = 0;
     for (let bucket = 0; bucket < this.buckets.length; bucket += 1) {
       seen += this.buckets[bucket] ?? 0;
-      if (seen >= rank) return (bucket + 1) * LatencyHistogram.BUCKET_MS;
+      // Never above the largest value seen: the top bucket's edge may be.
+      if (seen >= rank) return Math.min((bucket + 1) * LatencyHistogram.BUCKET_MS, this.maxMs);
     }
     return this.maxMs;
   }

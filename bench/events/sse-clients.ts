@@ -8,6 +8,8 @@ import * as http from 'node:http';
 export interface SseClientPool {
   /** Clients whose stream is still open. */
   open(): number;
+  /** Events received per client still open: equal for all when none got a change twice or missed one. */
+  receiptsOfOpenClients(): number[];
   /** Clients the server disconnected (a slow client is dropped) or that failed to connect. */
   readonly lost: { count: number };
   close(): void;
@@ -18,7 +20,8 @@ const ID_LINE = /^id: ?(.*)$/gm;
 export async function connectClients(
   baseUrl: string,
   count: number,
-  headers: Record<string, string>,
+  /** The `n`-th client's credential headers. */
+  headersOf: (n: number) => Record<string, string>,
   onEvent: (position: string, receivedAt: number) => void,
 ): Promise<SseClientPool> {
   const url = new URL('/api/v1/events', baseUrl);
@@ -26,14 +29,19 @@ export async function connectClients(
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const requests: http.ClientRequest[] = [];
   let openCount = 0;
+  const receipts = new Uint32Array(count);
+  const isOpen = new Uint8Array(count);
   const lost = { count: 0 };
   let closing = false;
 
+  let nextIndex = 0;
   const connectOne = () =>
     new Promise<void>((resolve) => {
+      const index = nextIndex;
+      nextIndex += 1;
       const request = http.get(
         url,
-        { agent, headers: { accept: 'text/event-stream', ...headers } },
+        { agent, headers: { accept: 'text/event-stream', ...headersOf(index) } },
         (response) => {
           if (response.statusCode !== 200) {
             lost.count += 1;
@@ -42,6 +50,7 @@ export async function connectClients(
             return;
           }
           openCount += 1;
+          isOpen[index] = 1;
           response.setEncoding('utf8');
           let partial = '';
           response.on('data', (chunk: string) => {
@@ -50,11 +59,14 @@ export async function connectClients(
             const lastBreak = text.lastIndexOf('\n');
             partial = text.slice(lastBreak + 1);
             for (const match of text.slice(0, lastBreak + 1).matchAll(ID_LINE)) {
-              if (match[1]) onEvent(match[1], receivedAt);
+              if (!match[1]) continue;
+              receipts[index] = (receipts[index] ?? 0) + 1;
+              onEvent(match[1], receivedAt);
             }
           });
           response.once('close', () => {
             openCount -= 1;
+            isOpen[index] = 0;
             if (!closing) lost.count += 1;
           });
           resolve();
@@ -73,6 +85,7 @@ export async function connectClients(
   }
   return {
     open: () => openCount,
+    receiptsOfOpenClients: () => Array.from(receipts).filter((_, index) => isOpen[index] === 1),
     lost,
     close: () => {
       closing = true;

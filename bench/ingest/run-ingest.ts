@@ -5,7 +5,7 @@ import { analyzePeriodically } from '../support/periodic-analyze.js';
 import { pipelineCredential } from '../support/pipeline-credential.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 import { runCreateLoad, type CreateSample, type IngestMode, type LoadPlan } from './create-load.js';
-import { ProjectionArrivals } from './projection-arrivals.js';
+import { ProjectionArrivals } from '../support/projection-arrivals.js';
 
 export interface IngestOptions {
   readonly modes: readonly IngestMode[];

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 
-/**
- * What a data pipeline sends: `Authorization: Bearer pcs_…`, an owner-role API key of a user signed up
- * for the run (docs/identity.md). Benchmarks measure the service as pipelines meet it, authentication
- * included.
- */
-export async function pipelineCredential(baseUrl: string): Promise<Record<string, string>> {
-  const json = { 'content-type': 'application/json', accept: 'application/json' };
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** A new user's browser session: its `session` cookie and CSRF token. */
+export interface SignedInUser {
+  readonly cookie: string;
+  readonly csrfToken: string;
+}
+
+export async function signUpUser(baseUrl: string, name: string): Promise<SignedInUser> {
   const signedUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: json,
+    headers: JSON_HEADERS,
     body: JSON.stringify({
       email: `bench-${randomUUID()}@example.org`,
       password: `pw-${randomUUID()}`,
-      name: 'Benchmark pipeline',
+      name,
     }),
   });
   const session = (await signedUp.json()) as { csrfToken?: string };
@@ -24,9 +26,19 @@ export async function pipelineCredential(baseUrl: string): Promise<Record<string
   if (signedUp.status !== 201 || !cookie || !session.csrfToken) {
     throw new Error(`sign-up for the benchmark answered ${signedUp.status}`);
   }
+  return { cookie, csrfToken: session.csrfToken };
+}
+
+/**
+ * What a data pipeline sends: `Authorization: Bearer pcs_…`, an owner-role API key of a user signed up
+ * for the run (docs/identity.md). Benchmarks measure the service as pipelines meet it, authentication
+ * included.
+ */
+export async function pipelineCredential(baseUrl: string): Promise<Record<string, string>> {
+  const { cookie, csrfToken } = await signUpUser(baseUrl, 'Benchmark pipeline');
   const created = await fetch(`${baseUrl}/api/auth/api-key/create`, {
     method: 'POST',
-    headers: { ...json, cookie, 'x-csrf-token': session.csrfToken },
+    headers: { ...JSON_HEADERS, cookie, 'x-csrf-token': csrfToken },
     body: JSON.stringify({ name: 'benchmark', role: 'owner' }),
   });
   const key = (await created.json()) as { key?: string };

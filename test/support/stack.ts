@@ -49,8 +49,13 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * `STACK_NODE_ARGS` adds node options to each app process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
+ * profile the apps under a benchmark (node refuses `--cpu-prof` in NODE_OPTIONS).
+ */
 function run(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+  const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

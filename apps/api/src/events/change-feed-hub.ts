@@ -11,7 +11,7 @@ import {
   type FeedCursor,
   type ResumePoint,
 } from './change-queries.js';
-import type { ChangeFrame, SseConnection } from './sse-connection.js';
+import { liveBatch, type ChangeFrame, type LiveBatch, type SseConnection } from './sse-connection.js';
 import { commentFrame } from './sse-frames.js';
 import { Slots } from './slots.js';
 
@@ -47,6 +47,23 @@ export interface FeedClient {
   readonly principals: readonly string[];
 }
 
+/**
+ * The clients holding one same set of principals (the same user, or the same API key, on many screens):
+ * they may read exactly the same objects, so each hub read is filtered and encoded once for all of them.
+ */
+interface Audience {
+  /** Sorted and distinct; `key` is made of them. */
+  readonly principals: readonly string[];
+  readonly key: string;
+  readonly clients: Set<FeedClient>;
+}
+
+/** One key per set, whatever the order or repetition; JSON keeps any two different sets apart. */
+function audienceOf(principals: readonly string[]): Omit<Audience, 'clients'> {
+  const distinct = [...new Set(principals)].sort();
+  return { principals: distinct, key: JSON.stringify(distinct) };
+}
+
 /** Where a client starts: now, after a known event, or after one the feed cannot place. */
 export type FeedStart =
   | { readonly kind: 'now' }
@@ -60,9 +77,10 @@ export type FeedStart =
  */
 export class ChangeFeedHub {
   private cursor: FeedCursor = START_CURSOR;
-  private readonly clients = new Set<FeedClient>();
-  /** Clients by principal: an event reaches its readers without a look at every client. */
-  private readonly byPrincipal = new Map<string, Set<FeedClient>>();
+  private readonly clients = new Map<FeedClient, Audience>();
+  private readonly audiences = new Map<string, Audience>();
+  /** Audiences by principal: an event reaches its readers without a look at every client. */
+  private readonly byPrincipal = new Map<string, Set<Audience>>();
   private readonly lifetimes = new Map<FeedClient, NodeJS.Timeout>();
   private readonly replays = new Slots(REPLAY_CONCURRENCY);
   private reading = false;
@@ -151,11 +169,16 @@ export class ChangeFeedHub {
     const lifetime = this.lifetimes.get(client);
     if (lifetime) clearTimeout(lifetime);
     this.lifetimes.delete(client);
-    if (!this.clients.delete(client)) return;
-    for (const principal of client.principals) {
-      const readers = this.byPrincipal.get(principal);
-      readers?.delete(client);
-      if (readers?.size === 0) this.byPrincipal.delete(principal);
+    const audience = this.clients.get(client);
+    if (!audience) return;
+    this.clients.delete(client);
+    audience.clients.delete(client);
+    if (audience.clients.size > 0) return;
+    this.audiences.delete(audience.key);
+    for (const principal of audience.principals) {
+      const audiences = this.byPrincipal.get(principal);
+      audiences?.delete(audience);
+      if (audiences?.size === 0) this.byPrincipal.delete(principal);
     }
   }
 
@@ -166,7 +189,7 @@ export class ChangeFeedHub {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.pacingTimer) clearTimeout(this.pacingTimer);
-    for (const client of [...this.clients]) {
+    for (const client of [...this.clients.keys()]) {
       client.connection.end();
       this.detach(client);
     }
@@ -175,12 +198,19 @@ export class ChangeFeedHub {
 
   private register(client: FeedClient): void {
     if (!client.connection.isOpen || this.closed) return;
-    this.clients.add(client);
-    for (const principal of client.principals) {
-      let readers = this.byPrincipal.get(principal);
-      if (!readers) this.byPrincipal.set(principal, (readers = new Set()));
-      readers.add(client);
+    const { principals, key } = audienceOf(client.principals);
+    let audience = this.audiences.get(key);
+    if (!audience) {
+      audience = { principals, key, clients: new Set() };
+      this.audiences.set(key, audience);
+      for (const principal of audience.principals) {
+        let audiences = this.byPrincipal.get(principal);
+        if (!audiences) this.byPrincipal.set(principal, (audiences = new Set()));
+        audiences.add(audience);
+      }
     }
+    audience.clients.add(client);
+    this.clients.set(client, audience);
   }
 
   /**
@@ -225,7 +255,7 @@ export class ChangeFeedHub {
 
   private beat(): void {
     const frame = commentFrame('heartbeat');
-    for (const client of this.clients) client.connection.send(frame);
+    for (const client of this.clients.keys()) client.connection.send(frame);
   }
 
   /**
@@ -285,29 +315,39 @@ export class ChangeFeedHub {
 
   /**
    * Synchronous: the cursor moves with the frames written, so a client registered between batches misses
-   * none. Each client gets the batch's frames in one write: one syscall per client per batch, not per event.
+   * none. Audiences that receive the same changes of this read (the common case: most changes are public
+   * or within one organization) share one encoded batch, and each client gets it in one write: one
+   * syscall per client per read, and one encoding per distinct list of changes.
    */
   private dispatch(rows: readonly ChangeRow[]): void {
-    const outgoing = new Map<FeedClient, ChangeFrame[]>();
-    for (const row of rows) {
+    const outgoing = new Map<Audience, { readonly changes: ChangeFrame[]; rowsKey: string }>();
+    for (const [index, row] of rows.entries()) {
       this.cursor = { seq: BigInt(row.seq), position: row.position };
-      const readers = this.readersOf(row.read_principals);
-      if (readers.size === 0) continue;
-      const change = changeFrame(row);
-      for (const client of readers) {
-        const changes = outgoing.get(client);
-        if (changes) changes.push(change);
-        else outgoing.set(client, [change]);
+      let change: ChangeFrame | null = null;
+      for (const audience of this.audiencesOf(row.read_principals)) {
+        change ??= changeFrame(row);
+        const entry = outgoing.get(audience);
+        if (!entry) outgoing.set(audience, { changes: [change], rowsKey: String(index) });
+        else {
+          entry.changes.push(change);
+          entry.rowsKey += `,${index}`;
+        }
       }
     }
-    for (const [client, frames] of outgoing) client.connection.deliver(frames);
+    const encoded = new Map<string, LiveBatch>();
+    for (const [audience, { changes, rowsKey }] of outgoing) {
+      let batch = encoded.get(rowsKey);
+      if (!batch) encoded.set(rowsKey, (batch = liveBatch(changes)));
+      for (const client of audience.clients) client.connection.deliver(batch);
+    }
   }
 
-  private readersOf(objectPrincipals: readonly string[]): Set<FeedClient> {
-    const readers = new Set<FeedClient>();
+  /** The audiences holding any of the object's principals, each once. */
+  private audiencesOf(objectPrincipals: readonly string[]): Set<Audience> {
+    const readers = new Set<Audience>();
     for (const principal of objectPrincipals) {
-      const holders = this.byPrincipal.get(principal);
-      if (holders) for (const client of holders) readers.add(client);
+      const audiences = this.byPrincipal.get(principal);
+      if (audiences) for (const audience of audiences) readers.add(audience);
     }
     return readers;
   }

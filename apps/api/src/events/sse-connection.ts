@@ -2,7 +2,7 @@ import { comparePositions, type Position } from '@portal/domain';
 
 /** The part of an HTTP response the feed writes to; a fake in unit tests. */
 export interface SseSink {
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   /** Bytes accepted but not yet handed to the kernel: the response's own buffer and its socket's. */
   readonly writableLength: number;
   end(): void;
@@ -16,6 +16,34 @@ export interface SseSink {
 export interface ChangeFrame {
   readonly position: Position;
   readonly frame: string;
+}
+
+/**
+ * The changes of one hub read for one audience (clients holding the same principals), encoded once: the
+ * same bytes go to every client of the audience, so fan-out costs a write per client, not an encoding.
+ */
+export interface LiveBatch {
+  /** In position order (strictly rising); at least one. */
+  readonly changes: readonly ChangeFrame[];
+  readonly bytes: Uint8Array;
+}
+
+function isRising(changes: readonly ChangeFrame[]): boolean {
+  for (let index = 1; index < changes.length; index += 1) {
+    const previous = changes[index - 1];
+    const current = changes[index];
+    if (previous && current && comparePositions(previous.position, current.position) >= 0) return false;
+  }
+  return true;
+}
+
+/** Puts the changes in position order (they come so from the table; a client relies on it) and encodes them. */
+export function liveBatch(changes: readonly ChangeFrame[]): LiveBatch {
+  if (changes.length === 0) throw new Error('a live batch holds at least one change');
+  const ordered = isRising(changes)
+    ? changes
+    : [...changes].sort((a, b) => comparePositions(a.position, b.position));
+  return { changes: ordered, bytes: Buffer.from(ordered.map(({ frame }) => frame).join(''), 'utf8') };
 }
 
 /**
@@ -49,7 +77,7 @@ export class SseConnection {
   }
 
   /** Writes now, whatever is held; `false` once the client is gone or has just been dropped. */
-  send(frame: string): boolean {
+  send(frame: string | Uint8Array): boolean {
     if (this.state !== 'open') return false;
     this.sink.write(frame);
     if (this.sink.writableLength > this.maxBufferBytes) {
@@ -66,18 +94,25 @@ export class SseConnection {
     return this.send(change.frame);
   }
 
-  /** Live changes, in order: sent now in one write, or held while a replay runs. */
-  deliver(changes: readonly ChangeFrame[]): void {
-    if (this.state !== 'open' || changes.length === 0) return;
-    if (this.held === null) {
-      this.sendAll(changes);
+  /**
+   * Live changes: sent now in one write, or held while a replay runs. The batch's shared bytes go out as
+   * they are unless a replay already sent some of its changes (then only the new ones are written).
+   */
+  deliver(batch: LiveBatch): void {
+    if (this.state !== 'open') return;
+    if (this.held !== null) {
+      this.held.push(...batch.changes);
+      this.heldBytes += batch.bytes.byteLength;
+      if (this.heldBytes + this.sink.writableLength > this.maxBufferBytes) this.drop();
       return;
     }
-    for (const change of changes) {
-      this.held.push(change);
-      this.heldBytes += Buffer.byteLength(change.frame);
+    const [first] = batch.changes;
+    if (first && this.isNew(first)) {
+      this.through = batch.changes.at(-1)?.position ?? first.position;
+      this.send(batch.bytes);
+      return;
     }
-    if (this.heldBytes + this.sink.writableLength > this.maxBufferBytes) this.drop();
+    this.sendAll(batch.changes);
   }
 
   /** From now on live changes wait for `release`. */

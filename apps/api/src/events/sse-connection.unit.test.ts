@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from '@portal/domain';
-import { SseConnection, type ChangeFrame, type SseSink } from './sse-connection.js';
+import { liveBatch, SseConnection, type ChangeFrame, type SseSink } from './sse-connection.js';
 
 /** A response whose client reads nothing unless told to: every byte written stays buffered. */
 class FakeSink implements SseSink {
@@ -9,9 +9,10 @@ class FakeSink implements SseSink {
   ended = false;
   destroyed = false;
 
-  write(chunk: string): boolean {
-    this.written.push(chunk);
-    this.writableLength += Buffer.byteLength(chunk);
+  write(chunk: string | Uint8Array): boolean {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    this.written.push(text);
+    this.writableLength += Buffer.byteLength(text);
     return true;
   }
 
@@ -71,15 +72,15 @@ describe('SseConnection buffer policy', () => {
     const sink = new FakeSink();
     const connection = new SseConnection(sink, 10_000);
     connection.hold();
-    connection.deliver([change(5), change(6)]);
+    connection.deliver(liveBatch([change(5), change(6)]));
     connection.sendChange(change(4));
     connection.sendChange(change(5));
-    connection.deliver([change(7)]);
+    connection.deliver(liveBatch([change(7)]));
     expect(sink.written).toEqual(['change-4\n\n', 'change-5\n\n']);
     connection.release();
     // The held ones in one write, without the one the replay sent.
     expect(sink.written.at(-1)).toBe('change-6\n\nchange-7\n\n');
-    connection.deliver([change(8), change(9)]);
+    connection.deliver(liveBatch([change(8), change(9)]));
     expect(sink.written.at(-1)).toBe('change-8\n\nchange-9\n\n');
   });
 
@@ -91,9 +92,9 @@ describe('SseConnection buffer policy', () => {
     connection.sendChange(change(10));
     connection.sendChange(change(11));
     connection.release();
-    connection.deliver([change(10), change(11), change(12)]);
+    connection.deliver(liveBatch([change(10), change(11), change(12)]));
     expect(sink.written).toEqual(['change-10\n\n', 'change-11\n\n', 'change-12\n\n']);
-    connection.deliver([change(12)]);
+    connection.deliver(liveBatch([change(12)]));
     expect(sink.written).toHaveLength(3);
   });
 
@@ -101,11 +102,13 @@ describe('SseConnection buffer policy', () => {
     const sink = new FakeSink();
     const connection = new SseConnection(sink, 10_000);
     connection.sendChange({ position: { commit: 7n, prepare: 3n }, frame: 'a' });
-    connection.deliver([
-      { position: { commit: 7n, prepare: 2n }, frame: 'old' },
-      { position: { commit: 7n, prepare: 4n }, frame: 'b' },
-      { position: { commit: 8n, prepare: 1n }, frame: 'c' },
-    ]);
+    connection.deliver(
+      liveBatch([
+        { position: { commit: 7n, prepare: 2n }, frame: 'old' },
+        { position: { commit: 7n, prepare: 4n }, frame: 'b' },
+        { position: { commit: 8n, prepare: 1n }, frame: 'c' },
+      ]),
+    );
     expect(sink.written).toEqual(['a', 'bc']);
   });
 
@@ -113,7 +116,8 @@ describe('SseConnection buffer policy', () => {
     const sink = new FakeSink();
     const connection = new SseConnection(sink, 50);
     connection.hold();
-    for (let n = 0; n < 10; n += 1) connection.deliver([{ position: positionOf(n), frame: frame(n) }]);
+    for (let n = 0; n < 10; n += 1)
+      connection.deliver(liveBatch([{ position: positionOf(n), frame: frame(n) }]));
     expect(sink.destroyed).toBe(true);
     expect(sink.written).toEqual([]);
     connection.release();
@@ -126,12 +130,41 @@ describe('SseConnection buffer policy', () => {
     connection.end();
     expect(sink.ended).toBe(true);
     expect(connection.send('x\n\n')).toBe(false);
-    connection.deliver([change(1)]);
+    connection.deliver(liveBatch([change(1)]));
     expect(sink.written).toEqual([]);
 
     const other = new SseConnection(new FakeSink(), 100);
     other.markClosed();
     expect(other.send('x\n\n')).toBe(false);
     expect(other.outcome).toBe('ended');
+  });
+
+  it("writes one batch's shared bytes to every client that has none of its changes yet", () => {
+    const written: (string | Uint8Array)[] = [];
+    const sinkRecording = (): SseSink => ({
+      write: (chunk) => {
+        written.push(chunk);
+        return true;
+      },
+      writableLength: 0,
+      end: () => undefined,
+      destroy: () => undefined,
+    });
+    const batch = liveBatch([change(1), change(2)]);
+    new SseConnection(sinkRecording(), 100).deliver(batch);
+    new SseConnection(sinkRecording(), 100).deliver(batch);
+    expect(written).toEqual([batch.bytes, batch.bytes]);
+    expect(written[0]).toBe(written[1]);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('change-1\n\nchange-2\n\n');
+  });
+
+  it('refuses an empty live batch', () => {
+    expect(() => liveBatch([])).toThrow(/at least one change/);
+  });
+
+  it('puts a live batch in position order before encoding it', () => {
+    const batch = liveBatch([change(3), change(1), change(2)]);
+    expect(batch.changes.map(({ frame }) => frame)).toEqual(['change-1\n\n', 'change-2\n\n', 'change-3\n\n']);
+    expect(Buffer.from(batch.bytes).toString('utf8')).toBe('change-1\n\nchange-2\n\nchange-3\n\n');
   });
 });

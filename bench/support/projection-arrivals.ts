@@ -12,12 +12,13 @@ interface Arrival {
 
 /**
  * Records when each projector checkpoint reached the benchmark, from a LISTEN of its own. The
- * projector is one ordered subscriber, so arrivals come in position order and a create's
+ * projector is one ordered subscriber, so arrivals come in position order and an event's
  * "projected at" is the first arrival at or past its position (a binary search).
  */
 export class ProjectionArrivals {
   private readonly arrivals: Arrival[] = [];
   private readonly watchers = new Set<() => void>();
+  private readonly listeners = new Set<() => void>();
 
   private constructor(private readonly client: pg.Client) {}
 
@@ -66,6 +67,11 @@ export class ProjectionArrivals {
     });
   }
 
+  /** Called after each new checkpoint is recorded. */
+  onArrival(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
   get count(): number {
     return this.arrivals.length;
   }
@@ -80,5 +86,6 @@ export class ProjectionArrivals {
     if (last && comparePositions(position, last.position) <= 0) return;
     this.arrivals.push({ position, at: performance.now() });
     for (const watcher of [...this.watchers]) watcher();
+    for (const listener of this.listeners) listener();
   }
 }
