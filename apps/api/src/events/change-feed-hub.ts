@@ -131,6 +131,11 @@ export class ChangeFeedHub {
     return this.clients.size;
   }
 
+  /** Distinct principal sets among the connected clients (diagnostics and tests). */
+  get audienceCount(): number {
+    return this.audiences.size;
+  }
+
   /** Where `Last-Event-ID` leads: a resume point within reach, or a reset. */
   async startOf(lastEventId: string | null): Promise<FeedStart> {
     if (lastEventId === null) return { kind: 'now' };
@@ -314,38 +319,68 @@ export class ChangeFeedHub {
   }
 
   /**
-   * Synchronous: the cursor moves with the frames written, so a client registered between batches misses
-   * none. Audiences that receive the same changes of this read (the common case: most changes are public
-   * or within one organization) share one encoded batch, and each client gets it in one write: one
-   * syscall per client per read, and one encoding per distinct list of changes.
+   * Synchronous, so a client registered between two reads misses nothing of the second. Work goes by
+   * distinct reader sets, not by row × audience: a read's rows share few `read_principals` sets (public,
+   * an organization's), each set finds its audiences once, and audiences reached by the same sets get the
+   * same rows — one encoded batch for all of them, written to each of their clients in one write.
    */
   private dispatch(rows: readonly ChangeRow[]): void {
-    const outgoing = new Map<Audience, { readonly changes: ChangeFrame[]; rowsKey: string }>();
-    for (const [index, row] of rows.entries()) {
-      this.cursor = { seq: BigInt(row.seq), position: row.position };
-      let change: ChangeFrame | null = null;
-      for (const audience of this.audiencesOf(row.read_principals)) {
-        change ??= changeFrame(row);
-        const entry = outgoing.get(audience);
-        if (!entry) outgoing.set(audience, { changes: [change], rowsKey: String(index) });
-        else {
-          entry.changes.push(change);
-          entry.rowsKey += `,${index}`;
-        }
+    const last = rows.at(-1);
+    if (!last) return;
+    const readerSets = new Map<string, { readonly id: number; readonly principals: readonly string[] }>();
+    /** The reader set of each row, by index. */
+    const setOfRow = rows.map((row) => {
+      const key = JSON.stringify(row.read_principals);
+      let set = readerSets.get(key);
+      if (!set) readerSets.set(key, (set = { id: readerSets.size, principals: row.read_principals }));
+      return set.id;
+    });
+    /** Per audience, the ids of the reader sets that reach it, ascending. */
+    const reachedBy = new Map<Audience, number[]>();
+    for (const { id, principals } of readerSets.values()) {
+      for (const audience of this.audiencesOf(principals)) {
+        const ids = reachedBy.get(audience);
+        if (ids) ids.push(id);
+        else reachedBy.set(audience, [id]);
       }
     }
-    const encoded = new Map<string, LiveBatch>();
-    for (const [audience, { changes, rowsKey }] of outgoing) {
-      let batch = encoded.get(rowsKey);
-      if (!batch) encoded.set(rowsKey, (batch = liveBatch(changes)));
-      for (const client of audience.clients) client.connection.deliver(batch);
+    const frames = new Map<ChangeRow, ChangeFrame | null>();
+    const batches = new Map<string, LiveBatch | null>();
+    for (const [audience, ids] of reachedBy) {
+      const key = ids.join(',');
+      let batch = batches.get(key);
+      if (batch === undefined) {
+        const reached = new Set(ids);
+        const changes = rows
+          .filter((_, index) => reached.has(setOfRow[index] ?? -1))
+          .map((row) => this.frameOf(row, frames))
+          .filter((change) => change !== null);
+        batch = changes.length === 0 ? null : liveBatch(changes);
+        batches.set(key, batch);
+      }
+      if (batch) for (const client of audience.clients) client.connection.deliver(batch);
     }
+    this.cursor = { seq: BigInt(last.seq), position: last.position };
   }
 
-  /** The audiences holding any of the object's principals, each once. */
-  private audiencesOf(objectPrincipals: readonly string[]): Set<Audience> {
+  /** Built once per row; a row whose position cannot be read is skipped (logged), never the whole read. */
+  private frameOf(row: ChangeRow, frames: Map<ChangeRow, ChangeFrame | null>): ChangeFrame | null {
+    const known = frames.get(row);
+    if (known !== undefined) return known;
+    let frame: ChangeFrame | null = null;
+    try {
+      frame = changeFrame(row);
+    } catch (error) {
+      this.logger.error({ err: error, seq: row.seq }, 'change feed skipped an event it cannot frame');
+    }
+    frames.set(row, frame);
+    return frame;
+  }
+
+  /** The audiences holding any of the principals, each once. */
+  private audiencesOf(principals: readonly string[]): Set<Audience> {
     const readers = new Set<Audience>();
-    for (const principal of objectPrincipals) {
+    for (const principal of principals) {
       const audiences = this.byPrincipal.get(principal);
       if (audiences) for (const audience of audiences) readers.add(audience);
     }

@@ -6,16 +6,30 @@ import { ChangeFeedHub, type FeedClient } from './change-feed-hub.js';
 import type { ChangeRow } from './change-queries.js';
 import { SseConnection, type SseSink } from './sse-connection.js';
 
-/** The hub's own connection, answering each read with the rows queued for it (the SQL is the int tests'). */
-class QueuedRows {
-  private readonly queued: ChangeRow[][] = [];
+/**
+ * A connection answering each query with the next rows the test hands it, when the test hands them (the
+ * SQL itself is covered by the int and e2e tests).
+ */
+class ScriptedRows {
+  private readonly ready: ChangeRow[][] = [];
+  private readonly waiting: ((rows: ChangeRow[]) => void)[] = [];
 
-  push(rows: ChangeRow[]): void {
-    this.queued.push(rows);
+  answer(rows: ChangeRow[]): void {
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(rows);
+    else this.ready.push(rows);
   }
 
   asPool(): Pool {
-    const query = () => Promise.resolve({ rows: this.queued.shift() ?? [] });
+    const query = () =>
+      new Promise<{ rows: ChangeRow[] }>((resolve) => {
+        const rows = this.ready.shift();
+        if (rows) resolve({ rows });
+        else
+          this.waiting.push((answered) => {
+            resolve({ rows: answered });
+          });
+      });
     return { query, end: () => Promise.resolve() } as unknown as Pool;
   }
 }
@@ -35,40 +49,46 @@ class Projection {
 }
 
 class RecordingSink implements SseSink {
-  readonly written: string[] = [];
   readonly chunks: (string | Uint8Array)[] = [];
   readonly writableLength = 0;
   write(chunk: string | Uint8Array): boolean {
     this.chunks.push(chunk);
-    this.written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
     return true;
   }
   end(): void {}
   destroy(): void {}
+  ids(): string[] {
+    const text = this.chunks
+      .map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk)))
+      .join('');
+    return text.match(/^id: .*$/gm) ?? [];
+  }
 }
 
-let seq = 0;
-function row(readPrincipals: string[]): ChangeRow {
-  seq += 1;
-  return {
-    seq: String(seq),
-    position: `${seq}.${seq}`,
-    type: 'PortalObjectUpdated',
-    object_id: '7b0d4f7e-8d6a-4bb8-9a41-3f1b1d1f0c11',
-    kind: 'catalog',
-    revision: '1',
-    occurred_at: new Date('2026-11-22T00:00:00Z'),
-    actor_id: null,
-    read_principals: readPrincipals,
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+async function setUp() {
+  let seq = 0;
+  const row = (readPrincipals: string[]): ChangeRow => {
+    seq += 1;
+    return {
+      seq: String(seq),
+      position: `${seq}.${seq}`,
+      type: 'PortalObjectUpdated',
+      object_id: '7b0d4f7e-8d6a-4bb8-9a41-3f1b1d1f0c11',
+      kind: 'catalog',
+      revision: '1',
+      occurred_at: new Date('2026-11-22T00:00:00Z'),
+      actor_id: null,
+      read_principals: readPrincipals,
+    };
   };
-}
-
-function setUp() {
-  const rows = new QueuedRows();
+  const live = new ScriptedRows();
+  const replays = new ScriptedRows();
   const projection = new Projection();
   const hub = new ChangeFeedHub(
-    rows.asPool(),
-    rows.asPool(),
+    replays.asPool(),
+    live.asPool(),
     projection,
     {
       heartbeatMs: 60_000,
@@ -79,75 +99,104 @@ function setUp() {
     },
     pino({ level: 'silent' }),
   );
+  live.answer([]); // the head the hub starts from: none yet
+  await hub.start();
   const connect = async (principals: string[]) => {
     const sink = new RecordingSink();
     const client: FeedClient = { connection: new SseConnection(sink, 1 << 20), principals };
     await hub.follow(client, { kind: 'now' });
-    return { client, sink, ids: () => sink.written.join('').match(/^id: .*$/gm) ?? [] };
+    return { client, sink };
   };
-  /** Queues one read's rows, wakes the hub and lets its read finish. */
+  /** One hub read returning `readRows`, then none (caught up). */
   const project = async (readRows: ChangeRow[]) => {
-    rows.push(readRows);
+    live.answer(readRows);
     projection.advance();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await tick();
   };
-  return { hub, connect, project };
+  return { hub, row, connect, project, replays };
 }
 
 describe('ChangeFeedHub audiences', () => {
   it('sends each change to exactly the clients whose principals overlap its readers', async () => {
-    const { hub, connect, project } = setUp();
-    await hub.start();
+    const { hub, row, connect, project } = await setUp();
     const orgMember = await connect(['public', 'member:o1']);
     const sameSetOtherOrder = await connect(['member:o1', 'public', 'member:o1']);
     const stranger = await connect(['public', 'member:o2']);
+    expect(hub.audienceCount).toBe(2);
     await project([row(['member:o1']), row(['public']), row(['member:o2'])]);
-    expect(orgMember.ids()).toEqual(['id: 1.1', 'id: 2.2']);
-    expect(sameSetOtherOrder.ids()).toEqual(['id: 1.1', 'id: 2.2']);
-    expect(stranger.ids()).toEqual(['id: 2.2', 'id: 3.3']);
+    expect(orgMember.sink.ids()).toEqual(['id: 1.1', 'id: 2.2']);
+    expect(sameSetOtherOrder.sink.ids()).toEqual(['id: 1.1', 'id: 2.2']);
+    expect(stranger.sink.ids()).toEqual(['id: 2.2', 'id: 3.3']);
     await hub.close();
   });
 
   it('keeps an audience for its remaining clients and forgets it with the last one', async () => {
-    const { hub, connect, project } = setUp();
-    await hub.start();
+    const { hub, row, connect, project } = await setUp();
     const first = await connect(['member:o1', 'member:o1']);
     const second = await connect(['member:o1']);
+    expect(hub.audienceCount).toBe(1);
     hub.detach(first.client);
+    expect(hub.audienceCount).toBe(1);
     await project([row(['member:o1'])]);
-    expect(first.ids()).toEqual([]);
-    expect(second.ids()).toEqual(['id: 4.4']);
+    expect(second.sink.ids()).toEqual(['id: 1.1']);
     hub.detach(second.client);
+    expect(hub.audienceCount).toBe(0);
     expect(hub.connectedClients).toBe(0);
-    // A client joining afterwards gets a fresh audience and its changes.
     const third = await connect(['member:o1', 'member:o1']);
+    expect(hub.audienceCount).toBe(1);
     await project([row(['member:o1'])]);
-    expect(third.ids()).toEqual(['id: 5.5']);
+    expect(third.sink.ids()).toEqual(['id: 2.2']);
     await hub.close();
   });
 
   it('never merges two different principal sets into one audience', async () => {
-    const { hub, connect, project } = setUp();
-    await hub.start();
-    const joined = await connect(['a\nb']);
+    const { hub, row, connect, project } = await setUp();
+    const newline = await connect(['a\nb']);
+    const comma = await connect(['a,b']);
     const pair = await connect(['a', 'b']);
+    expect(hub.audienceCount).toBe(3);
     await project([row(['b'])]);
-    expect(joined.ids()).toEqual([]);
-    expect(pair.ids()).toEqual(['id: 6.6']);
+    expect(newline.sink.ids()).toEqual([]);
+    expect(comma.sink.ids()).toEqual([]);
+    expect(pair.sink.ids()).toEqual(['id: 1.1']);
     await hub.close();
   });
 
   it('encodes a read once for audiences that receive the same changes', async () => {
-    const { hub, connect, project } = setUp();
-    await hub.start();
+    const { hub, row, connect, project } = await setUp();
     const alice = await connect(['public', 'user:alice']);
     const bob = await connect(['public', 'user:bob']);
-    const aliceOnly = await connect(['public', 'user:alice', 'member:o9']);
-    await project([row(['public']), row(['member:o9'])]);
+    const member = await connect(['public', 'user:carol', 'member:o9']);
+    await project([row(['public']), row(['member:o9']), row(['public'])]);
+    expect(alice.sink.ids()).toEqual(['id: 1.1', 'id: 3.3']);
+    expect(bob.sink.ids()).toEqual(['id: 1.1', 'id: 3.3']);
+    expect(member.sink.ids()).toEqual(['id: 1.1', 'id: 2.2', 'id: 3.3']);
     expect(alice.sink.chunks).toHaveLength(1);
     expect(bob.sink.chunks[0]).toBe(alice.sink.chunks[0]);
-    expect(aliceOnly.ids()).toEqual(['id: 7.7', 'id: 8.8']);
-    expect(aliceOnly.sink.chunks[0]).not.toBe(alice.sink.chunks[0]);
+    expect(member.sink.chunks[0]).not.toBe(alice.sink.chunks[0]);
+    await hub.close();
+  });
+
+  it('gives a resuming client the shared changes after its replay, without repeating any', async () => {
+    const { hub, row, connect, project, replays } = await setUp();
+    const watcher = await connect(['public']);
+    const sink = new RecordingSink();
+    const resuming: FeedClient = { connection: new SseConnection(sink, 1 << 20), principals: ['public'] };
+    const missed = row(['public']);
+    const following = hub.follow(resuming, { kind: 'resume', point: { seq: 0n, behind: 1 } });
+    await tick();
+    // Live while the replay's page is still being read: held for the resuming client.
+    const liveChange = row(['public']);
+    await project([liveChange]);
+    expect(watcher.sink.ids()).toEqual(['id: 2.2']);
+    expect(sink.ids()).toEqual([]);
+    // The page holds the missed change and, read later, the live one too.
+    replays.answer([missed, liveChange]);
+    await following;
+    expect(sink.ids()).toEqual(['id: 1.1', 'id: 2.2']);
+    await project([row(['public'])]);
+    expect(sink.ids()).toEqual(['id: 1.1', 'id: 2.2', 'id: 3.3']);
+    expect(watcher.sink.ids()).toEqual(['id: 2.2', 'id: 3.3']);
     await hub.close();
   });
 });

@@ -19,8 +19,8 @@ export interface ChangeFrame {
 }
 
 /**
- * The changes of one hub read for one audience (clients holding the same principals), encoded once: the
- * same bytes go to every client of the audience, so fan-out costs a write per client, not an encoding.
+ * The changes of one hub read that a group of audiences receives, encoded once: the same bytes go to every
+ * client of those audiences, so fan-out costs a write per client, not an encoding.
  */
 export interface LiveBatch {
   /** In position order (strictly rising); at least one. */
