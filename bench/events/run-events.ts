@@ -1,6 +1,6 @@
 import type { Stack } from '../../test/support/stack.js';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
-import { pipelineCredential, signUpUser } from '../support/pipeline-credential.js';
+import { pipelineKeyAt, signUpAt } from '../../test/support/pipeline-key.js';
 import { ProjectionArrivals } from '../support/projection-arrivals.js';
 import type { LatencySummary } from '../support/stats.js';
 import { runChangeLoad, type ChangeRequest } from './change-load.js';
@@ -161,7 +161,7 @@ async function readersOf(
   // A few at a time: each sign-up hashes a password (scrypt, 32 MiB).
   for (let start = 0; start < users; start += 8) {
     const batch = Array.from({ length: Math.min(8, users - start) }, (_, index) =>
-      signUpUser(baseUrl, `Bench reader ${start + index}`),
+      signUpAt(baseUrl, `Bench reader ${start + index}`),
     );
     for (const user of await Promise.all(batch)) sessions.push({ cookie: user.cookie });
   }
@@ -175,7 +175,7 @@ export async function runEventsBench(
 ): Promise<EventsBenchResult> {
   const pid = pidListeningOn(Number(new URL(stack.baseUrl).port));
   if (pid === null) throw new Error('cannot find the API process (ss)');
-  const credential = await pipelineCredential(stack.baseUrl);
+  const credential = await pipelineKeyAt(stack.baseUrl);
   const makeChanges = await changeSource(stack, options, credential);
   const arrivals = await ProjectionArrivals.listen(stack.databaseUrl);
   try {

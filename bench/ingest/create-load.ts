@@ -20,7 +20,7 @@ export interface LoadPlan {
   readonly creates: number;
   /** Collections go under these catalogs, round robin. */
   readonly parentCatalogIds: readonly string[];
-  /** The pipeline's `Authorization` header (bench/support/pipeline-credential.ts). */
+  /** The pipeline's `Authorization` header (test/support/pipeline-key.ts). */
   readonly credential: Record<string, string>;
   /** Makes titles unique across runs, so the projector's slug fast path applies as in real ingest. */
   readonly tag: string;

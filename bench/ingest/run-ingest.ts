@@ -2,7 +2,7 @@ import { comparePositions, parsePosition, type Position } from '@portal/domain';
 import pg from 'pg';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
 import { analyzePeriodically } from '../support/periodic-analyze.js';
-import { pipelineCredential } from '../support/pipeline-credential.js';
+import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 import { runCreateLoad, type CreateSample, type IngestMode, type LoadPlan } from './create-load.js';
 import { ProjectionArrivals } from '../support/projection-arrivals.js';
@@ -143,7 +143,7 @@ export async function runIngest(
       ? analyzePeriodically(analyzer, options.analyzeEveryMs)
       : () => Promise.resolve();
   try {
-    const credential = await pipelineCredential(target.baseUrl);
+    const credential = await pipelineKeyAt(target.baseUrl);
     const parentCatalogIds = await createParentCatalogs(
       target.baseUrl,
       credential,

@@ -33,7 +33,7 @@ export interface UploadedPart {
 export class PortalClient {
   constructor(
     private readonly baseUrl: string,
-    /** The pipeline's credential (bench/support/pipeline-credential.ts). */
+    /** The pipeline's credential (test/support/pipeline-key.ts). */
     private readonly credential: Record<string, string>,
   ) {}
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { underBarrierWatch, type BarrierReport } from './barrier-watch.js';
 import { measureCompleteToReady, type CompleteToReadyResult } from './complete-to-ready.js';
 import type { DirectS3 } from './direct-s3.js';
-import { pipelineCredential } from '../support/pipeline-credential.js';
+import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
 import { PortalClient } from './portal-client.js';
 import { measureRawPutCeiling, type CeilingResult } from './raw-put-ceiling.js';
 import { measureServiceUpload, type ServiceUploadResult } from './service-upload.js';
@@ -24,7 +24,7 @@ export async function runUploadBench(
   progress: (line: string) => void,
 ): Promise<UploadBenchResult> {
   const runTag = randomBytes(4).toString('hex');
-  const portal = new PortalClient(stack.baseUrl, await pipelineCredential(stack.baseUrl));
+  const portal = new PortalClient(stack.baseUrl, await pipelineKeyAt(stack.baseUrl));
   const parentId = await portal.createCollection(`Uploads bench ${runTag}`);
   // One random part-sized buffer, every part a view of it: random so nothing on the way can compress it.
   const source = randomBytes(options.partBytes);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll } from 'vitest';
-import { call, callAt, setDefaultCredential, type JsonResponse } from './http.js';
+import { call, setDefaultCredential, type JsonResponse } from './http.js';
 
 /**
  * Signed-in users for end-to-end tests. Every helper speaks HTTP only; pass a credential's `headers` to
@@ -198,16 +198,4 @@ export function useSignedInCaller(): { readonly user: () => SignedInUser } {
 }
 
 /** An owner-role API key of a new user at a stack of its own (tests that start their own stack). */
-export async function pipelineKeyAt(baseUrl: string): Promise<Record<string, string>> {
-  const email = uniqueEmail('pipeline');
-  const signedUp = await callAt<SessionBody>(baseUrl, 'POST', '/api/auth/sign-up/email', {
-    body: { email, password: `pw-${randomUUID()}`, name: 'Pipeline' },
-  });
-  expectStatus(signedUp, 201, 'sign-up');
-  const created = await callAt<{ key: string }>(baseUrl, 'POST', '/api/auth/api-key/create', {
-    headers: { cookie: sessionCookieOf(signedUp), 'x-csrf-token': signedUp.body.csrfToken },
-    body: { name: 'pipeline', role: 'owner' },
-  });
-  expectStatus(created, 201, 'api-key/create');
-  return { authorization: `Bearer ${created.body.key}` };
-}
+export { pipelineKeyAt } from './pipeline-key.js';

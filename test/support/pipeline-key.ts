@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 
+/**
+ * Credentials at a stack's base URL, with plain `fetch` and no vitest import, so benchmarks (which run
+ * outside vitest) and end-to-end tests share them.
+ */
+
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
 /** A new user's browser session: its `session` cookie and CSRF token. */
-export interface SignedInUser {
+export interface SignedInSession {
   readonly cookie: string;
   readonly csrfToken: string;
 }
 
-export async function signUpUser(baseUrl: string, name: string): Promise<SignedInUser> {
+export async function signUpAt(baseUrl: string, name: string): Promise<SignedInSession> {
   const signedUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: JSON_HEADERS,
@@ -24,22 +29,21 @@ export async function signUpUser(baseUrl: string, name: string): Promise<SignedI
     .map((header) => header.split(';')[0] ?? '')
     .find((pair) => pair.startsWith('session='));
   if (signedUp.status !== 201 || !cookie || !session.csrfToken) {
-    throw new Error(`sign-up for the benchmark answered ${signedUp.status}`);
+    throw new Error(`sign-up answered ${signedUp.status}`);
   }
   return { cookie, csrfToken: session.csrfToken };
 }
 
 /**
- * What a data pipeline sends: `Authorization: Bearer pcs_…`, an owner-role API key of a user signed up
- * for the run (docs/identity.md). Benchmarks measure the service as pipelines meet it, authentication
- * included.
+ * What a data pipeline sends: `Authorization: Bearer pcs_…`, an owner-role API key of a new user
+ * (docs/identity.md). Benchmarks measure the service as pipelines meet it, authentication included.
  */
-export async function pipelineCredential(baseUrl: string): Promise<Record<string, string>> {
-  const { cookie, csrfToken } = await signUpUser(baseUrl, 'Benchmark pipeline');
+export async function pipelineKeyAt(baseUrl: string): Promise<Record<string, string>> {
+  const { cookie, csrfToken } = await signUpAt(baseUrl, 'Pipeline');
   const created = await fetch(`${baseUrl}/api/auth/api-key/create`, {
     method: 'POST',
     headers: { ...JSON_HEADERS, cookie, 'x-csrf-token': csrfToken },
-    body: JSON.stringify({ name: 'benchmark', role: 'owner' }),
+    body: JSON.stringify({ name: 'pipeline', role: 'owner' }),
   });
   const key = (await created.json()) as { key?: string };
   if (created.status !== 201 || !key.key) throw new Error(`api-key/create answered ${created.status}`);
