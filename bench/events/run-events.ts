@@ -1,6 +1,7 @@
 import type { Stack } from '../../test/support/stack.js';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
 import { pipelineKeyAt, signUpAt } from '../../test/support/pipeline-key.js';
+import { inGroups } from '../support/in-groups.js';
 import { ProjectionArrivals } from '../support/projection-arrivals.js';
 import type { LatencySummary } from '../support/stats.js';
 import { runChangeLoad, type ChangeRequest } from './change-load.js';
@@ -58,27 +59,22 @@ async function createCatalogs(
   count: number,
   visibility: 'org' | 'public',
 ): Promise<string[]> {
-  const ids: string[] = [];
-  for (let start = 0; start < count; start += 16) {
-    const batch = Array.from({ length: Math.min(16, count - start) }, async (_, index) => {
-      const response = await fetch(`${baseUrl}/api/v1/portal/catalogs/create`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          title: `Followed ${start + index}`,
-          description: 'Changed by the bench',
-          links: [],
-          visibility,
-        }),
-      });
-      const body = (await response.json()) as { portalItemId?: string };
-      if (response.status !== 201 || !body.portalItemId)
-        throw new Error(`catalog create answered ${response.status}`);
-      return body.portalItemId;
+  return inGroups(count, 16, async (n) => {
+    const response = await fetch(`${baseUrl}/api/v1/portal/catalogs/create`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: `Followed ${n}`,
+        description: 'Changed by the bench',
+        links: [],
+        visibility,
+      }),
     });
-    ids.push(...(await Promise.all(batch)));
-  }
-  return ids;
+    const body = (await response.json()) as { portalItemId?: string };
+    if (response.status !== 201 || !body.portalItemId)
+      throw new Error(`catalog create answered ${response.status}`);
+    return body.portalItemId;
+  });
 }
 
 interface ChangeSchedule {
@@ -157,15 +153,11 @@ async function readersOf(
 ): Promise<Record<string, string>[]> {
   if (users === 1) return [pipeline];
   log(`signing up ${users} users`);
-  const sessions: Record<string, string>[] = [];
   // A few at a time: each sign-up hashes a password (scrypt, 32 MiB).
-  for (let start = 0; start < users; start += 8) {
-    const batch = Array.from({ length: Math.min(8, users - start) }, (_, index) =>
-      signUpAt(baseUrl, `Bench reader ${start + index}`),
-    );
-    for (const user of await Promise.all(batch)) sessions.push({ cookie: user.cookie });
-  }
-  return sessions;
+  return inGroups(users, 8, async (n) => {
+    const { cookie } = await signUpAt(baseUrl, `Bench reader ${n}`);
+    return { cookie };
+  });
 }
 
 export async function runEventsBench(

@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import { inGroups } from '../support/in-groups.js';
 
 /**
  * Many SSE clients in one process, cheaply: one raw `http.request` each (no EventSource, no parser
@@ -34,11 +35,8 @@ export async function connectClients(
   const lost = { count: 0 };
   let closing = false;
 
-  let nextIndex = 0;
-  const connectOne = () =>
+  const connectOne = (index: number) =>
     new Promise<void>((resolve) => {
-      const index = nextIndex;
-      nextIndex += 1;
       const request = http.get(
         url,
         { agent, headers: { accept: 'text/event-stream', ...headersOf(index) } },
@@ -80,9 +78,7 @@ export async function connectClients(
     });
 
   // A few at a time: a thousand connections at once would only queue in the API's accept backlog.
-  for (let start = 0; start < count; start += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, count - start) }, connectOne));
-  }
+  await inGroups(count, 50, connectOne);
   return {
     open: () => openCount,
     receiptsOfOpenClients: () => Array.from(receipts).filter((_, index) => isOpen[index] === 1),
