@@ -58,6 +58,11 @@ export interface AppendResult {
   readonly position: Position;
 }
 
+export interface ReadStreamOptions {
+  /** Only events at this revision and after; from the first event when left out. */
+  readonly fromRevision?: bigint;
+}
+
 export interface SubscribeAllOptions {
   /** Deliver events strictly after this position; `START` for everything. */
   readonly after: Position;
@@ -77,8 +82,10 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options: { readonly expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
-  /** Every event of the stream in revision order; empty for a missing stream. */
-  readStream(streamId: string): Promise<readonly RecordedEvent[]>;
+  /** Every event of the stream in revision order (from `fromRevision` on); empty for a missing stream. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
+  /** Revision of the stream's last event; `null` when the stream does not exist. One cheap lookup. */
+  streamRevision(streamId: string): Promise<bigint | null>;
   /**
    * Ordered catch-up then live delivery of every event after `after`, in non-empty batches.
    * Ends when the signal aborts. Never skips or reorders events, even when transactions commit out of order.
@@ -86,5 +93,12 @@ export interface EventStore {
   subscribeAll(options: SubscribeAllOptions): AsyncIterable<readonly RecordedEvent[]>;
   /** Position of the newest event a subscriber can see now; `START` when there is none. */
   headPosition(): Promise<Position>;
+  /**
+   * A position at or after every event whose append had committed when this was called, once a
+   * subscriber can see them all: a projection that reaches it includes every write acknowledged so far.
+   * Stronger than `headPosition`, which may still be behind an append committed out of order. Waits (on
+   * PostgreSQL) until every transaction that could hold such an event has ended.
+   */
+  syncPosition(signal?: AbortSignal): Promise<Position>;
   close(): Promise<void>;
 }

@@ -109,6 +109,43 @@ export function eventStoreContract(options: EventStoreContractOptions): void {
     expect(await store.readStream(newStreamId('missing'))).toEqual([]);
   });
 
+  it('reads a stream from a revision on, and reports its last revision', async () => {
+    const store = await openStore();
+    const streamId = newStreamId();
+    expect(await store.streamRevision(streamId)).toBeNull();
+    expect(await store.readStream(streamId, { fromRevision: 3n })).toEqual([]);
+    const events = newEvents(5);
+    await store.append(streamId, events, { expectedRevision: 'no_stream' });
+
+    expect(await store.streamRevision(streamId)).toBe(4n);
+    const tail = await store.readStream(streamId, { fromRevision: 3n });
+    expect(tail.map((event) => [event.id, event.revision])).toEqual([
+      [events[3]?.id, 3n],
+      [events[4]?.id, 4n],
+    ]);
+    expect(await store.readStream(streamId, { fromRevision: 5n })).toEqual([]);
+    expect(await store.readStream(streamId, { fromRevision: 0n })).toEqual(await store.readStream(streamId));
+  });
+
+  it('syncPosition covers every append acknowledged before it, and subscribers reach it', async () => {
+    const store = await openStore();
+    const appended = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        store.append(newStreamId(), newEvents(2), { expectedRevision: 'no_stream' }),
+      ),
+    );
+    const synced = await store.syncPosition();
+    for (const { position } of appended) {
+      expect(comparePositions(synced, position)).toBeGreaterThanOrEqual(0);
+    }
+    // Nothing covered by it may reach a subscriber after it: a subscriber from START delivers it.
+    const recorder = new SubscriptionRecorder(store, { after: START });
+    onTestFinished(() => recorder.stop());
+    await recorder.waitFor('the sync position', (events) =>
+      events.some((event) => comparePositions(event.position, synced) >= 0),
+    );
+  });
+
   it('no_stream creates a stream and refuses one that exists', async () => {
     const store = await openStore();
     const streamId = newStreamId();

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { START, comparePositions } from '@portal/domain';
+import { START, comparePositions, type Position } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   SubscriptionRecorder,
@@ -59,6 +59,36 @@ describe('PostgresEventStore ordering under out-of-order commits', () => {
     await recorder.waitForIds([early.id, late.id]);
     await recorder.stop();
     expect(recorder.allEvents.map((event) => event.id)).toEqual([early.id, late.id]);
+  });
+
+  it('syncPosition waits for an append still open when it was called, then covers it', async () => {
+    const store = await stores.createStore({ pollIntervalMs: 20 });
+    onTestFinished(() => store.close());
+    const early = newEvent('AppendedFirstCommittedLast');
+    const late = newEvent('AppendedLastCommittedFirst');
+    const held = await stores.pool.connect();
+    let earlyPosition;
+    let synced: Position | undefined;
+    try {
+      await held.query('BEGIN');
+      earlyPosition = (
+        await store.appendWithin(held, newStreamId(), [early], { expectedRevision: 'no_stream' })
+      ).position;
+      const lateResult = await store.append(newStreamId(), [late], { expectedRevision: 'no_stream' });
+      const sync = store.syncPosition().then((position) => {
+        synced = position;
+        return position;
+      });
+      // The head may not cover the late append yet: the early one is still open below it.
+      await delay(200);
+      expect(synced).toBeUndefined();
+      await held.query('COMMIT');
+      const position = await sync;
+      expect(comparePositions(position, lateResult.position)).toBeGreaterThanOrEqual(0);
+      expect(comparePositions(position, earlyPosition)).toBeGreaterThan(0);
+    } finally {
+      held.release();
+    }
   });
 
   it('a rolled-back append is never delivered and stops holding back later events', async () => {

@@ -26,9 +26,11 @@ const breakableStore: EventStore = {
     [...failing].some((prefix) => streamId.startsWith(prefix))
       ? Promise.reject(new Error('event store unavailable'))
       : store.append(streamId, events, options),
-  readStream: (streamId) => store.readStream(streamId),
+  readStream: (streamId, options) => store.readStream(streamId, options),
+  streamRevision: (streamId) => store.streamRevision(streamId),
   subscribeAll: (options) => store.subscribeAll(options),
   headPosition: () => store.headPosition(),
+  syncPosition: () => store.syncPosition(),
   close: () => store.close(),
 };
 

@@ -7,6 +7,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type Position,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeAllOptions,
 } from '@portal/domain';
@@ -41,8 +42,16 @@ export class RecordingEventStore implements EventStore {
     return result;
   }
 
-  readStream(streamId: string): Promise<readonly RecordedEvent[]> {
-    return this.inner.readStream(streamId);
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]> {
+    return this.inner.readStream(streamId, options);
+  }
+
+  streamRevision(streamId: string): Promise<bigint | null> {
+    return this.inner.streamRevision(streamId);
+  }
+
+  syncPosition(signal?: AbortSignal): Promise<Position> {
+    return this.inner.syncPosition(signal);
   }
 
   subscribeAll(options: SubscribeAllOptions): AsyncIterable<readonly RecordedEvent[]> {

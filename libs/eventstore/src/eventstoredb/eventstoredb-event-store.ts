@@ -15,6 +15,7 @@ import type {
   EventToAppend,
   ExpectedRevision,
   Position,
+  ReadStreamOptions,
   RecordedEvent,
   SubscribeAllOptions,
 } from '@portal/domain';
@@ -65,12 +66,12 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string): Promise<readonly RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(streamId, {
         direction: FORWARDS,
-        fromRevision: ESDB_START,
+        fromRevision: options.fromRevision ?? ESDB_START,
       })) {
         if (resolved.event) events.push(fromEsdbRecordedEvent(resolved.event));
       }
@@ -79,6 +80,22 @@ export class EventStoreDbEventStore implements EventStore {
       throw error;
     }
     return events;
+  }
+
+  async streamRevision(streamId: string): Promise<bigint | null> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    return null;
   }
 
   async *subscribeAll(options: SubscribeAllOptions): AsyncGenerator<readonly RecordedEvent[]> {
@@ -123,6 +140,11 @@ export class EventStoreDbEventStore implements EventStore {
       if (count < headSearchPageSize || !oldest) return START;
       from = { direction: BACKWARDS, fromPosition: oldest.position };
     }
+  }
+
+  /** `$all` is in commit order: its newest event is after every acknowledged append. */
+  syncPosition(): Promise<Position> {
+    return this.headPosition();
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import type {
   EventToAppend,
   ExpectedRevision,
   Position,
+  ReadStreamOptions,
   RecordedEvent,
   SubscribeAllOptions,
 } from '@portal/domain';
@@ -40,8 +41,14 @@ export class InMemoryEventStore implements EventStore {
     });
   }
 
-  readStream(streamId: string): Promise<readonly RecordedEvent[]> {
-    return Promise.resolve((this.streams.get(streamId) ?? []).map(copyEvent));
+  readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
+    const from = options.fromRevision ?? 0n;
+    const events = (this.streams.get(streamId) ?? []).filter((event) => event.revision >= from);
+    return Promise.resolve(events.map(copyEvent));
+  }
+
+  streamRevision(streamId: string): Promise<bigint | null> {
+    return Promise.resolve(this.streams.get(streamId)?.at(-1)?.revision ?? null);
   }
 
   async *subscribeAll(options: SubscribeAllOptions): AsyncGenerator<readonly RecordedEvent[]> {
@@ -64,6 +71,11 @@ export class InMemoryEventStore implements EventStore {
 
   headPosition(): Promise<Position> {
     return Promise.resolve(this.log.at(-1)?.position ?? START);
+  }
+
+  /** Appends take effect at once and in order, so the head already covers every one of them. */
+  syncPosition(): Promise<Position> {
+    return this.headPosition();
   }
 
   close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { START, upcastRecordedEvent } from '@portal/domain';
 import type {
   AppendResult,
@@ -5,6 +6,7 @@ import type {
   EventToAppend,
   ExpectedRevision,
   Position,
+  ReadStreamOptions,
   RecordedEvent,
   SubscribeAllOptions,
 } from '@portal/domain';
@@ -27,6 +29,12 @@ export interface PostgresEventStoreOptions {
   readonly onListenerError?: (error: Error) => void;
   /** Called after every page a subscription reads, with its size; for metrics and tests. */
   readonly onPageRead?: (eventCount: number) => void;
+}
+
+interface HeadPastHorizonRow {
+  readonly passed: boolean;
+  readonly commit_position: string | null;
+  readonly prepare_position: string | null;
 }
 
 /** Anything that runs a query: the pool, or a client inside the caller's open transaction. */
@@ -91,13 +99,23 @@ export class PostgresEventStore implements EventStore {
     return this.appendOn(client, true, streamId, events, options.expectedRevision);
   }
 
-  async readStream(streamId: string): Promise<readonly RecordedEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
     const result = await this.pool.query<EventRow>({
       name: `es_read_stream_${this.schema}`,
       text: this.statements.readStream,
-      values: [streamId],
+      values: [streamId, (options.fromRevision ?? 0n).toString()],
     });
     return result.rows.map(toRecordedEvent);
+  }
+
+  async streamRevision(streamId: string): Promise<bigint | null> {
+    const result = await this.pool.query<{ revision: string }>({
+      name: `es_stream_revision_${this.schema}`,
+      text: this.statements.streamRevision,
+      values: [streamId],
+    });
+    const row = result.rows[0];
+    return row ? BigInt(row.revision) : null;
   }
 
   async *subscribeAll(options: SubscribeAllOptions): AsyncGenerator<readonly RecordedEvent[]> {
@@ -133,6 +151,34 @@ export class PostgresEventStore implements EventStore {
     });
     const row = result.rows[0];
     return row ? toPosition(row) : START;
+  }
+
+  /**
+   * Every append that committed before this call has a transaction id below the horizon read first.
+   * Once the barrier (the oldest transaction still running) has passed the horizon, all of them are
+   * visible to subscribers, and the head then covers them. Usually the first look already finds it passed.
+   */
+  async syncPosition(signal?: AbortSignal): Promise<Position> {
+    const horizon = await this.pool.query<{ horizon: string }>({
+      name: `es_commit_horizon_${this.schema}`,
+      text: this.statements.commitHorizon,
+    });
+    const values = [horizon.rows[0]?.horizon];
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const result = await this.pool.query<HeadPastHorizonRow>({
+        name: `es_head_past_horizon_${this.schema}`,
+        text: this.statements.headPastHorizon,
+        values,
+      });
+      const row = result.rows[0];
+      if (row?.passed) {
+        const { commit_position: commit, prepare_position: prepare } = row;
+        return commit === null || prepare === null
+          ? START
+          : toPosition({ commit_position: commit, prepare_position: prepare });
+      }
+      await delay(pause, undefined, signal ? { signal } : {});
+    }
   }
 
   /** Ends every running subscription. The pool belongs to the caller and stays open. */

@@ -57,8 +57,14 @@ export interface EventStoreStatements {
   readonly append: Readonly<Record<ExpectationKind, string>>;
   /** $1 stream, $2 event ids: the stream's revision and the already stored events among the ids. */
   readonly explainRefusal: string;
-  /** $1 stream. */
+  /** $1 stream, $2 first revision. */
   readonly readStream: string;
+  /** $1 stream: its last revision, no row for a missing stream. */
+  readonly streamRevision: string;
+  /** The transaction-id horizon now: every transaction that committed so far has an id below it. */
+  readonly commitHorizon: string;
+  /** $1 horizon: whether the barrier has passed it, and the head under the same snapshot. */
+  readonly headPastHorizon: string;
   /** $1 commit, $2 prepare (exclusive lower bound), $3 limit. Only rows below the commit barrier. */
   readonly readAllPage: string;
   readonly headPosition: string;
@@ -103,20 +109,33 @@ export function buildStatements(schemaName: string): EventStoreStatements {
             'commit', transaction_id::text, 'prepare', global_position::text))
           FROM ${s}.events WHERE event_id = ANY($2::uuid[])
         ), '[]'::json) AS stored`,
-    readStream: `SELECT ${eventColumns} FROM ${s}.events e WHERE e.stream_id = $1 ORDER BY e.stream_revision`,
+    readStream: `
+      SELECT ${eventColumns} FROM ${s}.events e
+      WHERE e.stream_id = $1 AND e.stream_revision >= $2::bigint
+      ORDER BY e.stream_revision`,
+    streamRevision: `SELECT revision::text AS revision FROM ${s}.streams WHERE stream_id = $1`,
+    commitHorizon: `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS horizon`,
+    headPastHorizon: `
+      SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS passed, head.*
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (${headPositionSql(s)}) AS head ON true`,
     readAllPage: `
       SELECT ${eventColumns} FROM ${s}.events e
       WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
         AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
       ORDER BY e.transaction_id, e.global_position
       LIMIT $3`,
-    headPosition: `
+    headPosition: headPositionSql(s),
+  };
+}
+
+function headPositionSql(s: string): string {
+  return `
       SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
       FROM ${s}.events e
       WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
       ORDER BY e.transaction_id DESC, e.global_position DESC
-      LIMIT 1`,
-  };
+      LIMIT 1`;
 }
 
 /**
