@@ -405,7 +405,8 @@ const rows: readonly Row[] = [
     success: 201,
     request: async (f) => ({
       path: `/api/v1/portal/items/${await freshCatalog(f)}/shares`,
-      body: { principal: { type: 'user', id: f.owner.userId }, permission: 'editor' },
+      // Not the owner: nobody may share with themselves.
+      body: { principal: { type: 'user', id: f.shared.userId }, permission: 'editor' },
     }),
   },
   {

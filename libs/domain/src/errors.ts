@@ -22,6 +22,11 @@ export const domainErrorCodes = [
   'UNAUTHENTICATED',
   /** A valid caller without the right to do this (403); never used for objects they cannot see. */
   'FORBIDDEN',
+  /**
+   * Another change to the same organization's tree is still running and did not finish in time: nothing
+   * was done, and the same request may be sent again shortly (503 with Retry-After).
+   */
+  'BUSY',
 ] as const;
 
 export type DomainErrorCode = (typeof domainErrorCodes)[number];

@@ -21,3 +21,4 @@ export { bboxOfGeometry } from './portal-object/geometry-bbox.js';
 export * from './access/index.js';
 export * from './identity/index.js';
 export * from './uuid.js';
+export * from './structure/index.js';

@@ -11,8 +11,8 @@ import type { ApiDependencies } from '../dependencies.js';
 import { changeHandler } from '../commands/change-handler.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { requireFound } from '../commands/execute.js';
-import { requireAccessTo } from '../commands/object-permissions.js';
-import { loadObject, placementOf, type LoadedObject } from '../commands/portal-object-repository.js';
+import { requireAccessTo } from '@portal/commands';
+import { loadObject, placementOf, type LoadedObject } from '@portal/commands';
 import { etagOf } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
@@ -36,13 +36,14 @@ export function shareObject(deps: ApiDependencies): RequestHandler {
   return changeHandler(deps, {
     parse: (req) => parseInput(shareBodySchema, req.body, 'body'),
     action: 'manage',
-    command: async ({ principal, permission }, { object, placement }) => ({
+    command: async ({ principal, permission }, { object, placement, caller }) => ({
       type: 'ShareObject',
       data: {
         id: object.id,
         principal,
         permission,
         principalExists: await principalExists(deps.eventStore, principal),
+        sharedBy: caller.userId,
         ancestorDeleted: placement.ancestorDeleted,
       },
     }),

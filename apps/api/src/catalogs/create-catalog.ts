@@ -4,8 +4,8 @@ import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
-import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
-import { lookupParent } from '../commands/portal-object-repository.js';
+import { newObjectAccess } from '@portal/commands';
+import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
 /** Decides and appends a new catalog; shared by the single create and the `POST /` batch. */
@@ -15,28 +15,28 @@ export async function runCreateCatalog(
   caller: Caller,
   body: CreateCatalogBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
-  requireCreateRights(caller, 'catalog', parent);
-  const id = deps.newId();
-  const events = decide(
-    {
-      type: 'CreateCatalog',
-      data: {
-        id,
-        title: body.title,
-        description: body.description,
-        links: body.links,
-        parent: parent?.lookup ?? null,
-        access: newObjectAccess(caller, body.visibility),
+  return createObject(deps, req, caller, 'catalog', body.parentId ?? null, async (parent) => {
+    const id = deps.newId();
+    const events = decide(
+      {
+        type: 'CreateCatalog',
+        data: {
+          id,
+          title: body.title,
+          description: body.description,
+          links: body.links,
+          parent: parent?.lookup ?? null,
+          access: newObjectAccess(caller, body.visibility),
+        },
       },
-    },
-    initialState,
-  );
-  const outcome = await appendDecision(deps, req, streamIdOf('catalog', id), events, {
-    expectedRevision: 'no_stream',
-    currentRevision: -1n,
+      initialState,
+    );
+    const outcome = await appendDecision(deps, req, streamIdOf('catalog', id), events, {
+      expectedRevision: 'no_stream',
+      currentRevision: -1n,
+    });
+    return { id, outcome };
   });
-  return { id, outcome };
 }
 
 export function createCatalog(deps: ApiDependencies): RequestHandler {

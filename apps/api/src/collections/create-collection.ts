@@ -4,8 +4,8 @@ import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
-import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
-import { lookupParent } from '../commands/portal-object-repository.js';
+import { newObjectAccess } from '@portal/commands';
+import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
 /** Decides and appends a new collection; shared by the single create and the `POST /` batch. */
@@ -15,32 +15,32 @@ export async function runCreateCollection(
   caller: Caller,
   body: CreateCollectionBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  const parent = body.parentId === undefined ? null : await lookupParent(deps.eventStore, body.parentId);
-  requireCreateRights(caller, 'collection', parent);
-  const id = deps.newId();
-  const { title, description, links, license, keywords, extent } = body;
-  const events = decide(
-    {
-      type: 'CreateCollection',
-      data: {
-        id,
-        title,
-        description,
-        links,
-        parent: parent?.lookup ?? null,
-        access: newObjectAccess(caller, body.visibility),
-        ...(license === undefined ? {} : { license }),
-        ...(keywords === undefined ? {} : { keywords }),
-        ...(extent === undefined ? {} : { extent }),
+  return createObject(deps, req, caller, 'collection', body.parentId ?? null, async (parent) => {
+    const id = deps.newId();
+    const { title, description, links, license, keywords, extent } = body;
+    const events = decide(
+      {
+        type: 'CreateCollection',
+        data: {
+          id,
+          title,
+          description,
+          links,
+          parent: parent?.lookup ?? null,
+          access: newObjectAccess(caller, body.visibility),
+          ...(license === undefined ? {} : { license }),
+          ...(keywords === undefined ? {} : { keywords }),
+          ...(extent === undefined ? {} : { extent }),
+        },
       },
-    },
-    initialState,
-  );
-  const outcome = await appendDecision(deps, req, streamIdOf('collection', id), events, {
-    expectedRevision: 'no_stream',
-    currentRevision: -1n,
+      initialState,
+    );
+    const outcome = await appendDecision(deps, req, streamIdOf('collection', id), events, {
+      expectedRevision: 'no_stream',
+      currentRevision: -1n,
+    });
+    return { id, outcome };
   });
-  return { id, outcome };
 }
 
 export function createCollection(deps: ApiDependencies): RequestHandler {

@@ -12,8 +12,8 @@ import {
   respondToCommand,
   withOptimisticRetry,
 } from './execute.js';
-import { requireAccessTo } from './object-permissions.js';
-import { loadObject, placementOf, type LoadedObject, type Placement } from './portal-object-repository.js';
+import { requireAccessTo } from '@portal/commands';
+import { loadObject, placementOf, type LoadedObject, type Placement } from '@portal/commands';
 
 /** The object a change applies to, as its stream and its ancestors' have it, and who asks. */
 export interface ChangeTarget {

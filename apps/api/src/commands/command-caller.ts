@@ -3,30 +3,18 @@ import {
   anonymous,
   foldOrganization,
   organizationStreamId,
-  roleIn,
-  weakerRole,
   type Caller,
   type OrganizationEvent,
-  type OrganizationState,
-  type Role,
 } from '@portal/domain';
+import { currentRole } from '@portal/commands';
 import { callerOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 
 /**
- * The member's role as the organization's own events have it, capped by the credential (an API key
- * never acts above its role). `null` once they left or were removed, whatever their credential says.
- */
-export function currentRole(organization: OrganizationState, userId: string, cap: Role | null): Role | null {
-  const role = roleIn(organization, userId);
-  return role === null || cap === null ? role : weakerRole(role, cap);
-}
-
-/**
  * Who a command acts as. The authentication middleware found the user and their active organization;
  * the role is read again from the organization's stream, the same truth the organization's commands
- * decide on, so a demotion or a removal applies to the very next command (DESIGN: the role used for
- * every check is the member's current one).
+ * decide on, so a demotion or a removal applies to the very next command (docs/identity.md: the role
+ * used for every check is the member's current one).
  */
 export async function commandCaller(
   deps: Pick<ApiDependencies, 'eventStore'>,

@@ -12,8 +12,8 @@ import {
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { requireAccessTo } from '../commands/object-permissions.js';
-import { placementOf } from '../commands/portal-object-repository.js';
+import { requireAccessTo } from '@portal/commands';
+import { placementOf } from '@portal/commands';
 
 const kinds: readonly PortalKind[] = ['catalog', 'collection', 'item'];
 

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { DomainError, type DomainErrorCode } from '@portal/domain';
+import { ConcurrencyError, DomainError, type DomainErrorCode } from '@portal/domain';
 import { isConnectionError, isInvalidDataError } from '@portal/platform';
 import { ObjectStoreRejectedError, ObjectStoreUnavailableError } from '@portal/uploads';
 import { HttpProblem } from './problem.js';
@@ -20,6 +20,7 @@ const statusOfDomainCode: Record<DomainErrorCode, number> = {
   ORGANIZATION_MISMATCH: 409,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  BUSY: 503,
 };
 
 /** Errors raised by express's own body parser carry `type` and `status`. */
@@ -36,8 +37,21 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 /** The client-facing problem an error stands for; `null` for an unexpected error (a 500). */
 export function problemOf(error: unknown): HttpProblem | null {
   if (error instanceof HttpProblem) return error;
-  if (error instanceof DomainError)
-    return new HttpProblem(statusOfDomainCode[error.code], error.message, error.code);
+  // Its message names a stream and revisions: internals a client cannot act on.
+  if (error instanceof ConcurrencyError) {
+    return new HttpProblem(
+      409,
+      'another request changed the object at the same moment; read it again and retry',
+      error.code,
+      undefined,
+      { 'Retry-After': '1' },
+    );
+  }
+  if (error instanceof DomainError) {
+    const status = statusOfDomainCode[error.code];
+    const retry = status === 503 ? { 'Retry-After': '1' } : undefined;
+    return new HttpProblem(status, error.message, error.code, undefined, retry);
+  }
   if (isConnectionError(error)) {
     return new HttpProblem(
       503,

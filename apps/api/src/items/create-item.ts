@@ -12,8 +12,8 @@ import {
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
-import { newObjectAccess, requireCreateRights } from '../commands/object-permissions.js';
-import { lookupParent } from '../commands/portal-object-repository.js';
+import { newObjectAccess, type FoundParent } from '@portal/commands';
+import { createObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
 import { partNumbersToOffer, pendingUploadPlan, urlLifetimeSeconds } from './upload-plan.js';
@@ -30,11 +30,7 @@ function metadataOf(body: CreateItemBody): ItemMetadata {
   };
 }
 
-/**
- * Decides and appends a new item with its multipart upload; shared by the single create and the `POST /`
- * batch. The rules (permissions included) are checked before the object store is asked for an upload,
- * so a refused request leaves nothing behind; an append that fails after it aborts the upload again.
- */
+/** A new item with its multipart upload; shared by the single create and the `POST /` batch. */
 export async function runCreateItem(
   deps: ApiDependencies,
   req: Request,
@@ -48,10 +44,44 @@ export async function runCreateItem(
       'VALIDATION_FAILED',
     );
   }
-  const id = deps.newId();
   const now = deps.now();
-  const parent = await lookupParent(deps.eventStore, body.parentId);
-  requireCreateRights(caller, 'item', parent);
+  const { id, outcome, upload } = await createObject(deps, req, caller, 'item', body.parentId, (parent) =>
+    appendNewItem(deps, req, caller, body, parent, now),
+  );
+  const partUrls = await deps.objectStore.presignUploadParts(
+    upload.key,
+    upload.uploadId,
+    partNumbersToOffer(upload),
+    urlLifetimeSeconds(deps.config, upload, now),
+  );
+  return {
+    id,
+    outcome,
+    descriptor: {
+      portalItemId: id,
+      key: upload.key,
+      bucket: upload.bucket,
+      uploadId: upload.uploadId,
+      partSize: upload.partSize,
+      partUrls,
+    },
+  };
+}
+
+/**
+ * Decides the item, opens its multipart upload and appends. The rules (permissions included) are
+ * checked before the object store is asked for an upload, so a refused request leaves nothing behind; an
+ * append that fails after it aborts the upload again.
+ */
+async function appendNewItem(
+  deps: ApiDependencies,
+  req: Request,
+  caller: Caller,
+  body: CreateItemBody,
+  parent: FoundParent | null,
+  now: Date,
+): Promise<{ id: string; outcome: CommandOutcome; upload: UploadPlan }> {
+  const id = deps.newId();
   const pending = pendingUploadPlan(deps.config, id, body, now);
   const command = (upload: UploadPlan) =>
     ({
@@ -63,7 +93,7 @@ export async function runCreateItem(
         links: body.links,
         metadata: metadataOf(body),
         upload,
-        parent: parent.lookup,
+        parent: parent?.lookup ?? null,
         access: newObjectAccess(caller, body.visibility),
       },
     }) as const;
@@ -71,12 +101,18 @@ export async function runCreateItem(
 
   const uploadId = await deps.objectStore.createMultipartUpload(pending.key, pending.contentType);
   const upload: UploadPlan = { ...pending, uploadId };
-  let outcome: CommandOutcome;
   try {
-    outcome = await appendDecision(deps, req, streamIdOf('item', id), decide(command(upload), initialState), {
-      expectedRevision: 'no_stream',
-      currentRevision: -1n,
-    });
+    const outcome = await appendDecision(
+      deps,
+      req,
+      streamIdOf('item', id),
+      decide(command(upload), initialState),
+      {
+        expectedRevision: 'no_stream',
+        currentRevision: -1n,
+      },
+    );
+    return { id, outcome, upload };
   } catch (error) {
     // Only when the append surely wrote nothing: after a lost connection it may have committed, and the
     // item would keep a dead upload. Such an upload is then the sweep's (or the lifecycle rule's).
@@ -89,24 +125,6 @@ export async function runCreateItem(
     });
     throw error;
   }
-  const partUrls = await deps.objectStore.presignUploadParts(
-    upload.key,
-    uploadId,
-    partNumbersToOffer(upload),
-    urlLifetimeSeconds(deps.config, upload, now),
-  );
-  return {
-    id,
-    outcome,
-    descriptor: {
-      portalItemId: id,
-      key: upload.key,
-      bucket: upload.bucket,
-      uploadId,
-      partSize: upload.partSize,
-      partUrls,
-    },
-  };
 }
 
 export function createItem(deps: ApiDependencies): RequestHandler {

@@ -18,13 +18,8 @@ import {
   withOptimisticRetry,
 } from '../commands/execute.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { requireAccessTo } from '../commands/object-permissions.js';
-import {
-  loadObject,
-  placementOf,
-  type LoadedObject,
-  type Placement,
-} from '../commands/portal-object-repository.js';
+import { requireAccessTo } from '@portal/commands';
+import { loadObject, placementOf, type LoadedObject, type Placement } from '@portal/commands';
 import { expectedRevisionFrom } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';

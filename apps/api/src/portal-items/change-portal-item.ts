@@ -4,13 +4,16 @@ import {
   movePortalItemBodySchema,
   updatePortalItemBodySchema,
 } from '@portal/contracts';
+import { deleteObjects, moveObject } from '@portal/commands';
 import type { ApiDependencies } from '../dependencies.js';
 import { changeHandler } from '../commands/change-handler.js';
-import { requireMoveTarget } from '../commands/object-permissions.js';
-import { lookupParent } from '../commands/portal-object-repository.js';
-import { awaitReadModelFreshness } from '../commands/read-model-freshness.js';
+import { commandCaller } from '../commands/command-caller.js';
+import { commandContextOf } from '../commands/command-context.js';
+import { respondToCommand } from '../commands/execute.js';
+import { metadataOf } from '../commands/metadata.js';
+import { expectedRevisionFrom } from '../http/consistency.js';
+import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
-import { findLiveObject, subtreeHeight } from '../read-model/portal-object-rows.js';
 
 const changedObject = (id: string) => ({ status: 200, body: { portalItemId: id } });
 
@@ -27,67 +30,54 @@ export function updatePortalItem(deps: ApiDependencies): RequestHandler {
 }
 
 /**
- * A move needs edit rights on the object and on the new parent (or, to the root level, the editor role
- * in the object's organization); a parent of another organization is refused by the decider (409
- * `ORGANIZATION_MISMATCH`).
+ * `POST …/{id}/move`: the rules (docs/identity.md, docs/decisions.md "Cross-stream invariants") are the
+ * command library's; a move runs as one structure operation of the object's organization, so two
+ * moves can never close a cycle between them.
  */
 export function movePortalItem(deps: ApiDependencies): RequestHandler {
-  return changeHandler(deps, {
-    parse: (req) => parseInput(movePortalItemBodySchema, req.body, 'move'),
-    // The subtree's height comes from the tree read model, which must include every earlier write.
-    prepare: () => awaitReadModelFreshness(deps),
-    action: 'edit',
-    command: async ({ parentId }, { object, placement, caller }) => {
-      const [parent, row] = await Promise.all([
-        parentId === null ? null : lookupParent(deps.eventStore, parentId),
-        findLiveObject(deps.pool, object.id),
-      ]);
-      // A deleted object (or one below a tombstone) is refused by the decider as gone, before any rule
-      // about where it would go.
-      if (!placement.deleted && object.state.status === 'live') {
-        const { access, parentId: currentParentId } = object.state;
-        requireMoveTarget(
-          caller,
-          { what: `portal item ${object.id}`, orgId: access.orgId, parentId: currentParentId },
-          parent,
-        );
-      }
-      return {
-        type: 'MovePortalObject',
-        data: {
-          id: object.id,
-          parent: parent?.lookup ?? null,
-          subtreeHeight: row ? await subtreeHeight(deps.pool, object.id, row.depth) : 0,
-          ancestorDeleted: placement.ancestorDeleted,
-        },
-      };
-    },
-    answer: (_input, object) => changedObject(object.id),
-  });
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const { parentId } = parseInput(movePortalItemBodySchema, req.body, 'move');
+    const expectedRevision = expectedRevisionFrom(req);
+    const caller = await commandCaller(deps, req);
+    const result = await moveObject(commandContextOf(deps), {
+      id,
+      toParentId: parentId,
+      caller,
+      metadata: metadataOf(req, deps.now),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    });
+    const { object } = result;
+    const revision = result.revisions.get(object.streamId) ?? object.revision;
+    await respondToCommand(deps, req, res, { position: result.position, revision }, changedObject(id));
+  };
 }
 
 /**
- * Edit rights on the object cover everything below it: a recursive delete takes the whole subtree,
- * descendants the caller could not see on their own included (they all belong to the same organization).
+ * `DELETE …/{id}`: a container's subtree goes with it only with `recursive=true`, and only if the caller
+ * may change everything in it (or is an admin of its organization).
  */
 export function deletePortalItem(deps: ApiDependencies): RequestHandler {
-  return changeHandler(deps, {
-    parse: (req) => parseInput(deletePortalItemQuerySchema, req.query, 'query'),
-    // Whether the object has children comes from the tree read model: it must include every earlier write.
-    prepare: () => awaitReadModelFreshness(deps),
-    action: 'edit',
-    command: async ({ recursive }, { object, placement }) => {
-      const row = await findLiveObject(deps.pool, object.id);
-      return {
-        type: 'DeletePortalObject',
-        data: {
-          id: object.id,
-          recursive,
-          hasChildren: (row?.child_count ?? 0) > 0,
-          ancestorDeleted: placement.ancestorDeleted,
-        },
-      };
-    },
-    answer: (_input, object) => ({ status: 200, body: { deleted: [object.id] } }),
-  });
+  return async (req, res) => {
+    const { id } = parseInput(idParamsSchema, req.params, 'path');
+    const { recursive } = parseInput(deletePortalItemQuerySchema, req.query, 'query');
+    const expectedRevision = expectedRevisionFrom(req);
+    const caller = await commandCaller(deps, req);
+    const result = await deleteObjects(commandContextOf(deps), {
+      ids: [id],
+      recursive,
+      caller,
+      metadata: metadataOf(req, deps.now),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    });
+    const [object] = result.objects;
+    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
+    await respondToCommand(
+      deps,
+      req,
+      res,
+      { position: result.position, revision },
+      { status: 200, body: { deleted: [id] } },
+    );
+  };
 }

@@ -7,7 +7,7 @@ import { runCreateCollection } from '../collections/create-collection.js';
 import { runCreateItem } from '../items/create-item.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/execute.js';
-import { requireSignedIn } from '../commands/object-permissions.js';
+import { requireSignedIn } from '@portal/commands';
 import { problemOf } from '../http/error-middleware.js';
 import { parseInput } from '../http/validate.js';
 

@@ -4,6 +4,7 @@ import {
   legacyAccess,
   memberPrincipal,
   samePrincipal,
+  sharesReaching,
   userPrincipal,
   type ObjectAccess,
   type RecordedEvent,
@@ -30,7 +31,7 @@ export function expectedAccessOf(path: readonly ObjectAccess[]): ExpectedAccess 
   const object = path.at(-1);
   if (!object) throw new Error('a path has at least the object itself');
   const grants = grantsOf(path);
-  const shares = path.flatMap((step) => step.shares);
+  const shares = sharesReaching(path);
   return {
     orgId: object.orgId,
     visibility: object.visibility,

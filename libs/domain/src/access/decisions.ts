@@ -1,5 +1,13 @@
 import { DomainError } from '../errors.js';
-import { callerPrincipals, holdsAny, type Caller, type ObjectGrants } from './principals.js';
+import type { ObjectAccess } from './object-access.js';
+import {
+  adminPrincipal,
+  callerPrincipals,
+  grantsOf,
+  holdsAny,
+  type Caller,
+  type ObjectGrants,
+} from './principals.js';
 import { atLeast, type Role } from './roles.js';
 
 export type ObjectAction = 'read' | 'edit' | 'manage';
@@ -44,4 +52,22 @@ export function requireRole(caller: Caller, minimum: Role, doing: string): void 
       `${doing} needs the ${minimum} role or higher in the active organization`,
     );
   }
+}
+
+/**
+ * Whether an object placed at `after` (the access facts from the root level down to it at its new
+ * place) would give someone a right to read or change it that `before` (its current place) does not.
+ * What is below the object inherits only through it, so it cannot gain more than the object itself.
+ */
+export function widensAccess(before: readonly ObjectAccess[], after: readonly ObjectAccess[]): boolean {
+  const was = grantsOf(before);
+  const will = grantsOf(after);
+  const gains = (granted: readonly string[], had: readonly string[]) =>
+    granted.some((principal) => !had.includes(principal));
+  return gains(will.read, was.read) || gains(will.edit, was.edit);
+}
+
+/** Whether the caller is an admin or owner of the organization (they may read and change all of it). */
+export function isAdminOf(caller: Caller, orgId: string | null): boolean {
+  return orgId !== null && callerPrincipals(caller).includes(adminPrincipal(orgId));
 }

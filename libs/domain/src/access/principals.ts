@@ -1,5 +1,5 @@
 import { atLeast, narrowerVisibility, type Role, type Visibility } from './roles.js';
-import type { ObjectAccess, SharePrincipal } from './object-access.js';
+import type { ObjectAccess, Share, SharePrincipal } from './object-access.js';
 
 /**
  * Principals are the strings both sides of every access check are made of: a caller holds some, an
@@ -73,8 +73,23 @@ function shareEditor(principal: SharePrincipal): string {
 }
 
 /**
- * The grants of the last object of `path` (root level first, the object last). Shares anywhere on the
- * path apply below; the visibility is the narrowest on the path; the organization is the object's own.
+ * The shares that reach the last object of `path`: those of every object on the path, except that an
+ * object private on its own stops the shares above it. A share reaches the shared object and everything
+ * below it down to, not into, a descendant someone made private: sharing a catalog never opens what was
+ * deliberately kept to admins and its creator. That private object's own shares apply to it and below.
+ */
+export function sharesReaching(path: readonly ObjectAccess[]): Share[] {
+  let from = 0;
+  path.forEach((step, index) => {
+    if (step.visibility === 'private') from = index;
+  });
+  return path.slice(from).flatMap((step) => step.shares);
+}
+
+/**
+ * The grants of the last object of `path` (root level first, the object last). Shares on the path
+ * apply below, down to an object private on its own (`sharesReaching`); the visibility is the narrowest
+ * on the path; the organization is the object's own.
  */
 export function grantsOf(path: readonly ObjectAccess[]): ObjectGrants {
   const object = path.at(-1);
@@ -100,7 +115,7 @@ export function grantsOf(path: readonly ObjectAccess[]): ObjectGrants {
     manage.add(editorUserPrincipal(orgId, createdBy));
   }
   if (effectiveVisibility === 'public') read.add(PUBLIC);
-  for (const share of path.flatMap((step) => step.shares)) {
+  for (const share of sharesReaching(path)) {
     read.add(shareReader(share.principal));
     if (share.permission === 'editor') edit.add(shareEditor(share.principal));
   }

@@ -24,6 +24,8 @@ export interface ShareObject {
     readonly permission: SharePermission;
     /** The user or organization named exists (its stream does), read by the handler. */
     readonly principalExists: boolean;
+    /** The user giving the share; `null` when not known (anonymous callers are refused before). */
+    readonly sharedBy: string | null;
     readonly ancestorDeleted: boolean;
   };
 }

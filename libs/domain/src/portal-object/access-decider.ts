@@ -49,6 +49,14 @@ function changeVisibility({ data }: ChangeVisibility, state: PortalObjectState):
 function share({ data }: ShareObject, state: PortalObjectState): AccessEvent[] {
   const object = requireLive(data.id, state, data.ancestorDeleted);
   const { principal, permission } = data;
+  // A share to oneself adds nothing while one may manage the object, and would keep rights that came
+  // through membership (an editor's own objects, an admin's role) after leaving the organization.
+  if (principal.type === 'user' && principal.id === data.sharedBy) {
+    throw new DomainError(
+      'INVALID_COMMAND',
+      'principal: you cannot share an object with yourself; your rights come from your organization',
+    );
+  }
   if (!data.principalExists) {
     throw new DomainError('INVALID_COMMAND', `principal: ${principal.type} ${principal.id} does not exist`);
   }

@@ -13,10 +13,13 @@ function share(
   id: string,
   principal: SharePrincipal,
   permission: SharePermission,
-  options: { principalExists?: boolean; ancestorDeleted?: boolean } = {},
+  options: { principalExists?: boolean; ancestorDeleted?: boolean; sharedBy?: string } = {},
 ): ShareObject {
-  const { principalExists = true, ancestorDeleted = false } = options;
-  return { type: 'ShareObject', data: { id, principal, permission, principalExists, ancestorDeleted } };
+  const { principalExists = true, ancestorDeleted = false, sharedBy = newId() } = options;
+  return {
+    type: 'ShareObject',
+    data: { id, principal, permission, principalExists, sharedBy, ancestorDeleted },
+  };
 }
 
 function unshare(id: string, principal: SharePrincipal, ancestorDeleted = false): UnshareObject {
@@ -128,6 +131,14 @@ describe('ShareObject', () => {
     given(catalogCreated({ id }))
       .when(share(id, user, 'viewer', { principalExists: false }))
       .thenFails('INVALID_COMMAND', new RegExp(`^principal: user ${user.id} does not exist$`));
+  });
+
+  it('refuses a share to the user giving it: rights through membership must end with it', () => {
+    const id = newId();
+    const me = aUser();
+    given(catalogCreated({ id }))
+      .when(share(id, me, 'editor', { sharedBy: me.id }))
+      .thenFails('INVALID_COMMAND', /cannot share an object with yourself/);
   });
 
   it('refuses a deleted or buried object', () => {

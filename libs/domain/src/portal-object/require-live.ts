@@ -6,7 +6,7 @@ import { unreachable } from './unreachable.js';
  * The live object a command on an existing object applies to. A deleted object answers like a missing
  * one (`NOT_FOUND`), as reads answer 404 for it; the message still tells a person which case it is.
  * Only a person who could read it: the command handler checks read access on the tombstone's access
- * first (`apps/api/src/commands/object-permissions.ts`) and answers anyone else as for an unknown id.
+ * first (`libs/commands/src/object-permissions.ts`) and answers anyone else as for an unknown id.
  */
 export function requireLive(
   id: string,

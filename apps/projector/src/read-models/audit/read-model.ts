@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isStructureStream } from '@portal/domain';
 import type { ReadModel } from '../../projection.js';
 import { auditSubjectOf, auditValues } from './audit-row.js';
 
@@ -33,6 +34,9 @@ export const auditReadModel: ReadModel = {
   name: 'audit',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
   async apply(sql, recorded) {
+    // How moves and deletes were serialized is bookkeeping, not a change: the moved or deleted object's
+    // own event is what the trail shows.
+    if (isStructureStream(recorded.streamId)) return;
     await sql.query({ ...insertAuditEvent, values: auditValues(recorded, auditSubjectOf(recorded)) });
   },
 };

@@ -30,7 +30,8 @@ export interface PlacedInsertStatements {
 
 /**
  * One round trip: the placement and the inherited access come from the parent row (a new object has no
- * shares of its own: it reads what its parent's path grants, narrowed by its own visibility), the insert
+ * shares of its own: it reads what its parent's path grants, narrowed by its own visibility, and a private
+ * one none of the shares above it), the insert
  * is guarded by the primary key (and, on the first try, by the sibling slug index too), and the parent's
  * child count moves only when a live row was inserted. Prepared by name: creates are the hottest statements of a bulk ingest.
  *
@@ -54,7 +55,9 @@ export function placedInsertStatements(insert: PlacedInsert): PlacedInsertStatem
                  SELECT 1 FROM portal_objects a WHERE a.id = ANY(p.ancestor_ids) AND a.deleted_at IS NOT NULL
                ) AS under_tombstone,
                portal_narrower_visibility(p.effective_visibility, $6) AS effective_visibility,
-               p.share_readers, p.share_editors
+               -- A private object stops the shares above it (docs/identity.md); a new one has none of its own.
+               CASE WHEN $6 = 'private' THEN '{}'::text[] ELSE p.share_readers END AS share_readers,
+               CASE WHEN $6 = 'private' THEN '{}'::text[] ELSE p.share_editors END AS share_editors
           FROM portal_objects p WHERE p.id = $2
         UNION ALL
         SELECT '{}'::uuid[], 1, false, $6, '{}'::text[], '{}'::text[] WHERE $2::uuid IS NULL

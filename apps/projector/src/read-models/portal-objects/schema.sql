@@ -249,3 +249,17 @@ RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                  ] || share_readers) AS u) granted
    WHERE p IS NOT NULL
 $$;
+
+-- Who may change an object (`grantsOf(path).edit` of libs/domain/src/access/principals.ts): its
+-- organization's admins; its editors unless it is private; its creator while an editor there; the
+-- editors its shares reach. The API checks a subtree with it before a delete (docs/identity.md).
+CREATE OR REPLACE FUNCTION portal_edit_principals(
+  org_id uuid, created_by uuid, effective_visibility text, share_editors text[])
+RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ARRAY[
+           CASE WHEN org_id IS NOT NULL THEN 'admin:' || org_id END,
+           CASE WHEN org_id IS NOT NULL AND effective_visibility <> 'private' THEN 'editor:' || org_id END,
+           CASE WHEN org_id IS NOT NULL AND created_by IS NOT NULL
+                THEN 'editor:' || org_id || '/user:' || created_by END
+         ] || share_editors
+$$;

@@ -2,7 +2,8 @@ import type { Sql } from '../../projection.js';
 
 /**
  * Recomputes what the object and everything below it inherit (effective visibility, share readers and
- * editors) and so their read principals, from each row's own visibility and shares along its path. One
+ * editors) and so their read principals, from each row's own visibility and shares along its path
+ * (shares stop at an object private on its own: docs/identity.md). One
  * statement for the whole subtree, whatever its size: the subtree comes from the ancestor_ids GIN index,
  * each row is paired with the objects on its path from the top down to itself (all in the subtree), and
  * one hash join and one aggregate give every row its values, on top of what the top's parent passes on.
@@ -27,26 +28,39 @@ const recomputeSubtreeSql = `
     SELECT id, ancestor_ids, org_id, created_by, visibility, shares
       FROM portal_objects WHERE id = $1 OR ancestor_ids @> ARRAY[$1::uuid]
   ), steps AS MATERIALIZED (
-    -- Every row of the subtree beside each object on its path from the top, itself included.
-    SELECT row.id, row.org_id, row.created_by, on_path.id AS step_id
+    -- Every row of the subtree beside each object on its path from the top, itself included, numbered
+    -- from the top down.
+    SELECT row.id, row.org_id, row.created_by, on_path.id AS step_id, on_path.n
       FROM subtree row CROSS JOIN above
-     CROSS JOIN LATERAL unnest(row.ancestor_ids[above.top_position:] || row.id) AS on_path(id)
-  ), path AS (
-    SELECT steps.id, steps.org_id, steps.created_by,
-           min(array_position(ARRAY['private', 'org', 'public'], step.visibility)) AS narrowest,
-           -- NULL when no object on the path has shares: the common case, which needs no set union below.
-           array_agg(portal_share_reader(share.value)) FILTER (WHERE share.value IS NOT NULL) AS readers,
-           array_agg(portal_share_editor(share.value)) FILTER (WHERE share.value IS NOT NULL) AS editors
+     CROSS JOIN LATERAL unnest(row.ancestor_ids[above.top_position:] || row.id)
+                        WITH ORDINALITY AS on_path(id, n)
+  ), stepped AS (
+    -- A step private on its own stops the shares above it (sharesReaching of the domain): only shares
+    -- from the last such step down reach the row, and nothing the top's parent passes on.
+    SELECT steps.id, steps.org_id, steps.created_by, steps.n, step.visibility, step.shares,
+           max(steps.n) FILTER (WHERE step.visibility = 'private') OVER (PARTITION BY steps.id) AS last_private
       FROM steps JOIN subtree step ON step.id = steps.step_id
-      LEFT JOIN LATERAL jsonb_array_elements(step.shares) AS share(value) ON true
-     GROUP BY steps.id, steps.org_id, steps.created_by
+  ), path AS (
+    SELECT stepped.id, stepped.org_id, stepped.created_by,
+           min(array_position(ARRAY['private', 'org', 'public'], stepped.visibility)) AS narrowest,
+           bool_or(stepped.visibility = 'private') AS stops_above,
+           -- NULL when no reaching step has shares: the common case, which needs no set union below.
+           array_agg(portal_share_reader(share.value))
+             FILTER (WHERE share.value IS NOT NULL AND stepped.n >= COALESCE(stepped.last_private, 0)) AS readers,
+           array_agg(portal_share_editor(share.value))
+             FILTER (WHERE share.value IS NOT NULL AND stepped.n >= COALESCE(stepped.last_private, 0)) AS editors
+      FROM stepped
+      LEFT JOIN LATERAL jsonb_array_elements(stepped.shares) AS share(value) ON true
+     GROUP BY stepped.id, stepped.org_id, stepped.created_by
   ), inherited AS (
     SELECT path.id, path.org_id, path.created_by,
            portal_narrower_visibility(above.effective_visibility,
                                       (ARRAY['private', 'org', 'public'])[path.narrowest]) AS effective_visibility,
-           CASE WHEN path.readers IS NULL THEN above.share_readers
+           CASE WHEN path.stops_above THEN portal_principal_set(COALESCE(path.readers, '{}'))
+                WHEN path.readers IS NULL THEN above.share_readers
                 ELSE portal_principal_set(above.share_readers || path.readers) END AS share_readers,
-           CASE WHEN path.editors IS NULL THEN above.share_editors
+           CASE WHEN path.stops_above THEN portal_principal_set(COALESCE(path.editors, '{}'))
+                WHEN path.editors IS NULL THEN above.share_editors
                 ELSE portal_principal_set(above.share_editors || path.editors) END AS share_editors
       FROM path CROSS JOIN above
   ), computed AS MATERIALIZED (

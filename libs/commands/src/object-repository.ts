@@ -96,8 +96,12 @@ function pathTo(above: Ancestry, own: ObjectAccess): readonly ObjectAccess[] | n
   return above.access === null ? null : [...above.access, own];
 }
 
+/**
+ * A prospective parent as the event store has it. An item is found too, so the decider can say that
+ * an item holds no children rather than that the parent does not exist.
+ */
 export async function lookupParent(store: EventStore, parentId: string): Promise<FoundParent> {
-  const parent = await loadObject(store, parentId, ['catalog', 'collection']);
+  const parent = await loadObject(store, parentId);
   if (!parent) return { lookup: { found: false, id: parentId }, accessPath: null };
   const above = await walkAncestors(store, parent.state.parentId);
   return {

@@ -10,7 +10,7 @@ import {
   type Role,
   type Share,
 } from '@portal/domain';
-import { currentRole } from './command-caller.js';
+import { currentRole } from './caller-role.js';
 import {
   newObjectAccess,
   requireAccessTo,
@@ -18,7 +18,7 @@ import {
   requireMoveTarget,
   type MovedObject,
 } from './object-permissions.js';
-import type { FoundParent } from './portal-object-repository.js';
+import type { FoundParent } from './object-repository.js';
 
 const newId = (): string => crypto.randomUUID();
 const orgA = newId();

@@ -12,7 +12,7 @@ import {
   type PortalKind,
   type Visibility,
 } from '@portal/domain';
-import type { FoundParent } from './portal-object-repository.js';
+import type { FoundParent } from './object-repository.js';
 
 /**
  * What each command requires of its caller, as pure functions over event-sourced facts (the access
@@ -20,6 +20,21 @@ import type { FoundParent } from './portal-object-repository.js';
  * without HTTP. They run before `decide`: an object the caller cannot read is refused as missing before
  * any rule about it could reveal that it exists.
  */
+
+export function requireFound<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new DomainError('NOT_FOUND', `${what} not found`);
+  return value;
+}
+
+/** `If-Match`: a stale revision is refused before deciding, so a no-op change cannot hide it. */
+export function requireRevision(expected: bigint | undefined, current: bigint): void {
+  if (expected !== undefined && expected !== current) {
+    throw new DomainError(
+      'STALE_REVISION',
+      `the object is at revision ${current}, not ${expected}; read it again`,
+    );
+  }
+}
 
 /** An anonymous caller writes nothing: 401 before anything is looked up. */
 export function requireSignedIn(caller: Caller, doing: string): void {

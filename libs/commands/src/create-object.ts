@@ -1,0 +1,106 @@
+import {
+  DomainError,
+  MAX_DEPTH,
+  streamIdOf,
+  type Caller,
+  type EventMetadata,
+  type PortalKind,
+} from '@portal/domain';
+import type { CommandContext } from './command-context.js';
+import { lookupParent, type FoundParent } from './object-repository.js';
+import { requireCreateRights } from './object-permissions.js';
+import { confirmCreate, watchStructure, type StructureWatch } from './structure/confirm-create.js';
+
+/** Where a new object goes, read for its rules; `watch` is how a create later confirms it. */
+export interface CreatePlacement {
+  readonly parent: FoundParent | null;
+  readonly watch: StructureWatch | null;
+}
+
+/**
+ * Reads the new object's parent and ancestors from the event store. The organization's structure
+ * stream is looked at first, so any move or delete that could change what was read here shows up in
+ * its tail afterwards (`confirmCreated`). Root-level objects have nothing to watch.
+ */
+export async function prepareCreate(
+  context: CommandContext,
+  parentId: string | null,
+): Promise<CreatePlacement> {
+  if (parentId === null) return { parent: null, watch: null };
+  const orgId = await context.organizations.organizationOf(context.store, parentId);
+  const watch = orgId === undefined ? null : await watchStructure(context, orgId);
+  return { parent: await lookupParent(context.store, parentId), watch };
+}
+
+export interface CreatedObject {
+  readonly id: string;
+  readonly kind: PortalKind;
+  readonly streamId: string;
+}
+
+/**
+ * After the create's own append: refuses it when its parent or an ancestor was deleted in a race (the
+ * object is buried with them), and when a move of an ancestor in a race put it deeper than the tree
+ * allows (then it buries the object itself). Nothing to do in the usual case but one read.
+ */
+export async function confirmCreated(
+  context: CommandContext,
+  placement: CreatePlacement,
+  created: CreatedObject,
+  metadata: EventMetadata,
+): Promise<void> {
+  const { parent, watch } = placement;
+  if (!watch || !parent?.lookup.found) return;
+  const lineage = [...parent.lookup.ancestorIds, parent.lookup.id];
+  await confirmCreate(context, watch, lineage, metadata, async () => {
+    const now = await lookupParent(context.store, parent.lookup.id);
+    if (!now.lookup.found || now.lookup.depth + 1 <= MAX_DEPTH) return;
+    await bury(context, created, metadata);
+    throw new DomainError(
+      'DEPTH_EXCEEDED',
+      `${created.kind} ${created.id}: an ancestor was moved while it was being created, and it would sit at depth ${now.lookup.depth + 1}; the maximum depth is ${MAX_DEPTH}. Nothing was created`,
+    );
+  });
+}
+
+async function bury(context: CommandContext, created: CreatedObject, metadata: EventMetadata): Promise<void> {
+  const revision = await context.store.streamRevision(created.streamId);
+  await context.store.append(
+    created.streamId,
+    [
+      {
+        id: context.newId(),
+        type: 'PortalObjectDeleted',
+        data: { id: created.id, kind: created.kind, recursive: false },
+        metadata,
+      },
+    ],
+    { expectedRevision: revision ?? 'no_stream' },
+  );
+}
+
+export interface CreateRequest {
+  readonly kind: PortalKind;
+  readonly parentId: string | null;
+  readonly caller: Caller;
+  readonly metadata: EventMetadata;
+}
+
+/**
+ * The frame of every create: read the parent (and where the organization's structure stream stood),
+ * check the caller may create there, let `make` decide and append, then confirm that no delete or move
+ * of the parent or an ancestor raced it (docs/decisions.md, "Cross-stream invariants").
+ */
+export async function createObject<Made extends { readonly id: string }>(
+  context: CommandContext,
+  request: CreateRequest,
+  make: (parent: FoundParent | null) => Promise<Made>,
+): Promise<Made> {
+  const { kind, parentId, caller, metadata } = request;
+  const placement = await prepareCreate(context, parentId);
+  requireCreateRights(caller, kind, placement.parent);
+  const made = await make(placement.parent);
+  const created = { id: made.id, kind, streamId: streamIdOf(kind, made.id) };
+  await confirmCreated(context, placement, created, metadata);
+  return made;
+}

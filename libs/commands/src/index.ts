@@ -1,0 +1,14 @@
+export * from './caller-role.js';
+export * from './command-context.js';
+export * from './create-object.js';
+export * from './delete-objects.js';
+export * from './move-object.js';
+export * from './object-permissions.js';
+export * from './object-repository.js';
+export * from './organizations.js';
+export * from './tree-facts.js';
+export {
+  runStructureChange,
+  type ObjectDecision,
+  type StructureResult,
+} from './structure/run-structure-change.js';
