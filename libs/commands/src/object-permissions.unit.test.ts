@@ -3,6 +3,8 @@ import {
   anonymous,
   DomainError,
   foldOrganization,
+  isAdminOf,
+  widensAccess,
   type Caller,
   type DomainErrorCode,
   type ObjectAccess,
@@ -166,6 +168,28 @@ describe('rights on an existing object (update, move, delete, uploads: edit; vis
     expect(edit(outsiderViewer, editableByOrgB)).toBe('FORBIDDEN');
   });
 
+  it('stops a share at an object private on its own, whose own shares still apply', () => {
+    const toOutsider: Share = {
+      principal: { type: 'user', id: outsiderViewer.userId },
+      permission: 'editor',
+    };
+    const sharedCatalog = access({ shares: [toOutsider] });
+    const othersPrivate = access({ visibility: 'private', createdBy: admin.userId });
+    // The shared catalog and an org-visible child are the outsider's; the private child is not, nor below it.
+    expect(edit(outsiderViewer, [sharedCatalog])).toBe('allowed');
+    expect(edit(outsiderViewer, [sharedCatalog, access()])).toBe('allowed');
+    expect(edit(outsiderViewer, [sharedCatalog, othersPrivate])).toBe('NOT_FOUND');
+    expect(edit(outsiderViewer, [sharedCatalog, othersPrivate, access()])).toBe('NOT_FOUND');
+    // Shared itself, the private object is reached, and what is below it too.
+    const sharedPrivate = access({ visibility: 'private', createdBy: admin.userId, shares: [toOutsider] });
+    expect(edit(outsiderViewer, [access(), sharedPrivate])).toBe('allowed');
+    expect(edit(outsiderViewer, [access(), sharedPrivate, access()])).toBe('allowed');
+    // A private object at the top stops nothing above it: its own shares reach everything below.
+    expect(edit(outsiderViewer, [access({ visibility: 'private', shares: [toOutsider] }), access()])).toBe(
+      'allowed',
+    );
+  });
+
   it('answers a deleted object the caller could not read exactly as an unknown id', () => {
     const unknown = { code: 'NOT_FOUND', message: 'portal item x not found' };
     for (const caller of [outsiderEditor, anonymous, editor, nobody]) {
@@ -299,6 +323,40 @@ describe('rights to move to a new place (beside edit rights on the object)', () 
   it('asks nothing more when the object stays where it is', () => {
     expect(moveTo(viewer, parent(orgObject, currentParentId))).toBe('allowed');
     expect(moveTo(viewer, null, { ...object, parentId: null })).toBe('allowed');
+  });
+});
+
+describe('whether a new place widens access', () => {
+  const toOutsider: Share = { principal: { type: 'user', id: outsiderViewer.userId }, permission: 'viewer' };
+  const moved = access();
+
+  it('is true when a share of the new place reaches the object', () => {
+    expect(widensAccess([access(), moved], [access({ shares: [toOutsider] }), moved])).toBe(true);
+  });
+
+  it('is true when the new path is broader than the old one', () => {
+    expect(widensAccess([access({ visibility: 'private' }), moved], [access(), moved])).toBe(true);
+    const publicObject = access({ visibility: 'public' });
+    expect(widensAccess([access(), publicObject], [access({ visibility: 'public' }), publicObject])).toBe(
+      true,
+    );
+  });
+
+  it('is false for a narrower or an equal place, and for a private object shares cannot reach', () => {
+    expect(widensAccess([access(), moved], [access({ visibility: 'private' }), moved])).toBe(false);
+    expect(widensAccess([access(), moved], [access(), access(), moved])).toBe(false);
+    const privateObject = access({ visibility: 'private' });
+    expect(widensAccess([access(), privateObject], [access({ shares: [toOutsider] }), privateObject])).toBe(
+      false,
+    );
+  });
+
+  it('knows an admin of the organization from everyone else', () => {
+    expect(isAdminOf(admin, orgA)).toBe(true);
+    expect(isAdminOf(owner, orgA)).toBe(true);
+    expect(isAdminOf(editor, orgA)).toBe(false);
+    expect(isAdminOf(owner, orgB)).toBe(false);
+    expect(isAdminOf(owner, null)).toBe(false);
   });
 });
 

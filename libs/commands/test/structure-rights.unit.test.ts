@@ -1,0 +1,136 @@
+import { decide, DomainError, streamIdOf, type Caller, type SharePrincipal } from '@portal/domain';
+import { InMemoryEventStore } from '@portal/eventstore';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadObject } from '../src/index.js';
+import { metadataFor, newId, StructureHarness } from './structure-harness.js';
+
+const orgId = newId();
+const member = (role: Caller['role']): Caller & { readonly userId: string } => ({
+  userId: newId(),
+  orgId,
+  role,
+});
+const admin = member('admin');
+const alice = member('editor');
+const eve = member('editor');
+const outsider: SharePrincipal = { type: 'user', id: newId() };
+
+let made: StructureHarness;
+afterEach(() => made.close());
+
+async function fresh(): Promise<StructureHarness> {
+  made = new StructureHarness(new InMemoryEventStore());
+  return made;
+}
+
+async function share(by: Caller, id: string, principal: SharePrincipal): Promise<void> {
+  const object = await loadObject(made.store, id);
+  if (!object) throw new Error(`no object ${id}`);
+  const events = decide(
+    {
+      type: 'ShareObject',
+      data: {
+        id,
+        principal,
+        permission: 'editor',
+        principalExists: true,
+        sharedBy: by.userId,
+        ancestorDeleted: false,
+      },
+    },
+    object.state,
+  );
+  const metadata = metadataFor(by);
+  await made.store.append(
+    streamIdOf('catalog', id),
+    events.map((event) => ({ id: newId(), type: event.type, data: event.data, metadata })),
+    { expectedRevision: object.revision },
+  );
+}
+
+async function refusal(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+    return 'ok';
+  } catch (error) {
+    if (error instanceof DomainError) return error.code;
+    throw error;
+  }
+}
+
+async function parentOf(id: string): Promise<string | null | undefined> {
+  await made.tree.awaitCommitted();
+  return made.tree.nodes().find((node) => node.id === id)?.state.parentId;
+}
+
+describe('a move never widens who may read or change what moves', () => {
+  it("refuses an editor moving another member's catalog under one shared with an outsider", async () => {
+    await fresh();
+    const theirs = await made.createCatalog(alice, null);
+    const hidden = await made.createCatalog(alice, theirs, 'private');
+    const exposed = await made.createCatalog(eve, null);
+    await share(eve, exposed, outsider);
+    expect(await refusal(made.move(eve, theirs, exposed))).toBe('FORBIDDEN');
+    expect(await parentOf(theirs)).toBeNull();
+    expect(made.tree.canRead({ userId: outsider.id, orgId: null, role: null }, hidden)).toBe(false);
+  });
+
+  it('lets the creator of everything moved, and an admin, move it there', async () => {
+    await fresh();
+    const exposed = await made.createCatalog(eve, null);
+    await share(eve, exposed, outsider);
+    const own = await made.createCatalog(eve, null);
+    await made.createCatalog(eve, own);
+    await made.move(eve, own, exposed);
+    expect(await parentOf(own)).toBe(exposed);
+
+    const theirs = await made.createCatalog(alice, null);
+    await made.move(admin, theirs, exposed);
+    expect(await parentOf(theirs)).toBe(exposed);
+  });
+
+  it("refuses the creator of the moved catalog when something below it is another member's", async () => {
+    await fresh();
+    const exposed = await made.createCatalog(eve, null);
+    await share(eve, exposed, outsider);
+    const own = await made.createCatalog(eve, null);
+    await made.createCatalog(alice, own);
+    expect(await refusal(made.move(eve, own, exposed))).toBe('FORBIDDEN');
+  });
+
+  it('lets an editor move an object to a place that widens nothing', async () => {
+    await fresh();
+    const theirs = await made.createCatalog(alice, null);
+    const narrower = await made.createCatalog(eve, null, 'private');
+    const sibling = await made.createCatalog(alice, null);
+    await made.move(eve, theirs, sibling);
+    await made.move(eve, sibling, narrower);
+    expect(await parentOf(sibling)).toBe(narrower);
+  });
+});
+
+describe('a delete never takes what the caller may not change', () => {
+  it("refuses an editor's delete of a catalog holding another member's private object, recursive or not", async () => {
+    await fresh();
+    const top = await made.createCatalog(eve, null);
+    await made.createCatalog(alice, top, 'private');
+    expect(await refusal(made.remove(eve, top, true))).toBe('FORBIDDEN');
+    expect(await refusal(made.remove(eve, top, false))).toBe('FORBIDDEN');
+    await made.tree.awaitCommitted();
+    expect(made.tree.nodes().every((node) => node.state.status === 'live')).toBe(true);
+  });
+
+  it('deletes recursively what the caller may change everywhere, and lets an admin delete anything', async () => {
+    await fresh();
+    const top = await made.createCatalog(eve, null);
+    await made.createCatalog(alice, top);
+    expect(await refusal(made.remove(eve, top, false))).toBe('NOT_EMPTY');
+    await made.remove(eve, top, true);
+
+    const other = await made.createCatalog(eve, null);
+    await made.createCatalog(alice, other, 'private');
+    await made.remove(admin, other, true);
+    await made.tree.awaitCommitted();
+    expect(made.tree.nodes().filter((node) => node.state.status === 'live' && !node.buried)).toEqual([]);
+  });
+});
