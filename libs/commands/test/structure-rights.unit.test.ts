@@ -18,7 +18,7 @@ const outsider: SharePrincipal = { type: 'user', id: newId() };
 let made: StructureHarness;
 afterEach(() => made.close());
 
-async function fresh(): Promise<StructureHarness> {
+function fresh(): StructureHarness {
   made = new StructureHarness(new InMemoryEventStore());
   return made;
 }
@@ -65,7 +65,7 @@ async function parentOf(id: string): Promise<string | null | undefined> {
 
 describe('a move never widens who may read or change what moves', () => {
   it("refuses an editor moving another member's catalog under one shared with an outsider", async () => {
-    await fresh();
+    fresh();
     const theirs = await made.createCatalog(alice, null);
     const hidden = await made.createCatalog(alice, theirs, 'private');
     const exposed = await made.createCatalog(eve, null);
@@ -76,7 +76,7 @@ describe('a move never widens who may read or change what moves', () => {
   });
 
   it('lets the creator of everything moved, and an admin, move it there', async () => {
-    await fresh();
+    fresh();
     const exposed = await made.createCatalog(eve, null);
     await share(eve, exposed, outsider);
     const own = await made.createCatalog(eve, null);
@@ -90,7 +90,7 @@ describe('a move never widens who may read or change what moves', () => {
   });
 
   it("refuses the creator of the moved catalog when something below it is another member's", async () => {
-    await fresh();
+    fresh();
     const exposed = await made.createCatalog(eve, null);
     await share(eve, exposed, outsider);
     const own = await made.createCatalog(eve, null);
@@ -99,7 +99,7 @@ describe('a move never widens who may read or change what moves', () => {
   });
 
   it('lets an editor move an object to a place that widens nothing', async () => {
-    await fresh();
+    fresh();
     const theirs = await made.createCatalog(alice, null);
     const narrower = await made.createCatalog(eve, null, 'private');
     const sibling = await made.createCatalog(alice, null);
@@ -111,7 +111,7 @@ describe('a move never widens who may read or change what moves', () => {
 
 describe('a delete never takes what the caller may not change', () => {
   it("refuses an editor's delete of a catalog holding another member's private object, recursive or not", async () => {
-    await fresh();
+    fresh();
     const top = await made.createCatalog(eve, null);
     await made.createCatalog(alice, top, 'private');
     expect(await refusal(made.remove(eve, top, true))).toBe('FORBIDDEN');
@@ -121,7 +121,7 @@ describe('a delete never takes what the caller may not change', () => {
   });
 
   it('deletes recursively what the caller may change everywhere, and lets an admin delete anything', async () => {
-    await fresh();
+    fresh();
     const top = await made.createCatalog(eve, null);
     await made.createCatalog(alice, top);
     expect(await refusal(made.remove(eve, top, false))).toBe('NOT_EMPTY');
