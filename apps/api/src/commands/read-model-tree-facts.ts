@@ -44,29 +44,24 @@ export class ReadModelTreeFacts implements TreeFacts {
     return result.rows[0]?.height ?? 0;
   }
 
-  async subtreeHasObjectNotEditableBy(id: string, principals: readonly string[]): Promise<boolean> {
-    const result = await this.deps.pool.query<{ found: boolean }>({
-      name: 'tree_facts_not_editable_below',
-      text: `
-        SELECT EXISTS (
-          SELECT 1 FROM read.portal_objects
-           WHERE ancestor_ids @> ARRAY[$1::uuid] AND deleted_at IS NULL
-             AND NOT read.portal_edit_principals(org_id, created_by, effective_visibility, share_editors)
-                     && $2::text[]) AS found`,
-      values: [id, principals],
-    });
-    return result.rows[0]?.found ?? false;
+  subtreeHasObjectNotEditableBy(id: string, principals: readonly string[]): Promise<boolean> {
+    const editors = 'read.portal_edit_principals(org_id, created_by, effective_visibility, share_editors)';
+    return this.anyLiveBelow('not_editable', `NOT ${editors} && $2::text[]`, [id, principals]);
   }
 
-  async subtreeHasObjectNotCreatedBy(id: string, userId: string): Promise<boolean> {
+  subtreeHasObjectNotCreatedBy(id: string, userId: string): Promise<boolean> {
+    return this.anyLiveBelow('not_created_by', 'created_by IS DISTINCT FROM $2::uuid', [id, userId]);
+  }
+
+  /** Whether a live object below `$1` meets `condition`: one probe of the ancestor_ids GIN index. */
+  private async anyLiveBelow(name: string, condition: string, values: unknown[]): Promise<boolean> {
     const result = await this.deps.pool.query<{ found: boolean }>({
-      name: 'tree_facts_not_created_by',
+      name: `tree_facts_below_${name}`,
       text: `
         SELECT EXISTS (
           SELECT 1 FROM read.portal_objects
-           WHERE ancestor_ids @> ARRAY[$1::uuid] AND deleted_at IS NULL
-             AND created_by IS DISTINCT FROM $2::uuid) AS found`,
-      values: [id, userId],
+           WHERE ancestor_ids @> ARRAY[$1::uuid] AND deleted_at IS NULL AND ${condition}) AS found`,
+      values,
     });
     return result.rows[0]?.found ?? false;
   }
