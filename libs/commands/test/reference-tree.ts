@@ -35,6 +35,8 @@ export interface TreeNode {
 export class ReferenceTree implements TreeFacts {
   private readonly streams = new Map<string, RecordedEvent[]>();
   private delivered: Position = START;
+  /** The position the facts are answered as of; `null`: everything delivered. */
+  private factsAsOf: Position | null = null;
   private readonly controller = new AbortController();
   private readonly running: Promise<void>;
   private failure: Error | null = null;
@@ -43,6 +45,11 @@ export class ReferenceTree implements TreeFacts {
     this.running = this.follow();
   }
 
+  /**
+   * Waits for the store's sync position, and from then on answers as of that position exactly: what
+   * the command side may rely on, and no more. (A real read model may already hold later events; a
+   * rule that is right only thanks to them is wrong, and this makes such a race show every time.)
+   */
   async awaitCommitted(): Promise<void> {
     const target = await this.store.syncPosition();
     const deadline = Date.now() + 20_000;
@@ -51,6 +58,7 @@ export class ReferenceTree implements TreeFacts {
       if (Date.now() > deadline) throw new Error('the reference tree did not reach the sync position');
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
+    this.factsAsOf = target;
   }
 
   liveChildCount(id: string): Promise<number> {
@@ -77,10 +85,12 @@ export class ReferenceTree implements TreeFacts {
     return Promise.resolve(this.liveBelow(id).some((node) => node.state.access.createdBy !== userId));
   }
 
-  /** Every object the store holds, from its own stream; for a test's final checks. */
-  nodes(): TreeNode[] {
+  /** Every object the store holds (all that was delivered, or as of a position), from its own stream. */
+  nodes(asOf: Position | null = null): TreeNode[] {
     const states = new Map<string, Known>();
-    for (const events of this.streams.values()) {
+    for (const stream of this.streams.values()) {
+      const events =
+        asOf === null ? stream : stream.filter((event) => comparePositions(event.position, asOf) <= 0);
       const state = foldState(
         events.map((event) => ({ type: event.type, data: event.data }) as PortalObjectEvent),
       );
@@ -116,12 +126,16 @@ export class ReferenceTree implements TreeFacts {
     await this.running;
   }
 
+  private facts(): TreeNode[] {
+    return this.nodes(this.factsAsOf);
+  }
+
   private node(id: string): TreeNode | undefined {
-    return this.nodes().find((node) => node.id === id);
+    return this.facts().find((node) => node.id === id);
   }
 
   private live(): TreeNode[] {
-    return this.nodes().filter((node) => node.state.status === 'live' && !node.buried);
+    return this.facts().filter((node) => node.state.status === 'live' && !node.buried);
   }
 
   private liveBelow(id: string): TreeNode[] {
@@ -130,7 +144,7 @@ export class ReferenceTree implements TreeFacts {
 
   private accessPath(node: TreeNode): ObjectAccess[] | null {
     if (node.ancestorIds === null) return null;
-    const byId = new Map(this.nodes().map((each) => [each.id, each]));
+    const byId = new Map(this.facts().map((each) => [each.id, each]));
     const path: ObjectAccess[] = [];
     for (const id of [...node.ancestorIds, node.id]) {
       const step = byId.get(id);

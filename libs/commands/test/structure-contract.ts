@@ -133,6 +133,35 @@ export function structureContract(options: StructureContractOptions): void {
     }
   });
 
+  it('a create that reads its parent while a delete of it is undecided waits for the decision', async () => {
+    const made = await harness();
+    const owner = anOwner();
+    const parent = await made.createCatalog(owner, null);
+    // Hold the delete just after it fixed what it reads (the reference tree answers as of that position).
+    let reached: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const atFacts = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const awaitCommitted = made.tree.awaitCommitted.bind(made.tree);
+    made.tree.awaitCommitted = async () => {
+      await awaitCommitted();
+      reached();
+      await gate;
+    };
+    const deleting = made.remove(owner, parent);
+    await atFacts;
+    const creating = made.createCatalog(owner, parent);
+    // The child is in the store before the delete decides, but not in what the delete reads.
+    const deadline = Date.now() + 10_000;
+    while (!made.tree.nodes().some((node) => node.state.parentId === parent)) {
+      if (Date.now() > deadline) throw new Error('the racing create never appended its child');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    release();
+    const [deleted, created] = await Promise.allSettled([deleting, creating]);
+    expect([outcomeOf(deleted), outcomeOf(created)]).toEqual(['ok', 'PARENT_NOT_FOUND']);
+  });
+
   it('a delete racing a move into it never loses the moved object', async () => {
     const made = await harness();
     const owner = anOwner();

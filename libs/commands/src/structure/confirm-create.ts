@@ -23,9 +23,10 @@ export async function watchStructure(context: CommandContext, orgId: string | nu
 /**
  * A create is not serialized with moves and deletes (ingest must not queue per organization); it
  * confirms instead, after appending, that no structure operation on its parent or an ancestor raced
- * it. Any operation that started after the create looked at its parent is in the stream's tail since
- * `watch`; one that started later, the create cannot have missed: it committed after the create did,
- * and waits for the read model to include the new object before it decides (`runStructureChange`).
+ * it. Every operation that could have is in the stream's tail from the watched revision on: the one
+ * that was newest when the create looked (perhaps still undecided, or decided and not yet applied), and
+ * any started since. One that started after this read cannot race it: it committed after the create
+ * did, and waits for the read model to include the new object before it decides (`runStructureChange`).
  *
  * - nothing on the lineage in the tail (the usual case: one cheap read): the create stands;
  * - an operation on the lineage still running: wait for its decision;
@@ -40,7 +41,9 @@ export async function confirmCreate(
   metadata: EventMetadata,
   onAncestorMoved: () => Promise<void>,
 ): Promise<void> {
-  const fromRevision = watch.revision === null ? 0n : watch.revision + 1n;
+  // From the watched revision itself: the newest operation at that moment may still be undecided (or
+  // decided and not yet applied), and the create's reads came after it.
+  const fromRevision = watch.revision ?? 0n;
   const watched = new Set(lineage);
   for (;;) {
     const tail = await context.store.readStream(watch.streamId, { fromRevision });
