@@ -5,9 +5,10 @@ import {
   type Caller,
   type EventMetadata,
   type PortalKind,
+  widensAccess,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
-import { lookupParent, type FoundParent } from './object-repository.js';
+import { loadObject, lookupParent, type FoundParent } from './object-repository.js';
 import { requireCreateRights } from './object-permissions.js';
 import { confirmCreate, watchStructure, type StructureWatch } from './structure/confirm-create.js';
 
@@ -41,7 +42,8 @@ export interface CreatedObject {
 /**
  * After the create's own append: refuses it when its parent or an ancestor was deleted in a race (the
  * object is buried with them), and when a move of an ancestor in a race put it deeper than the tree
- * allows (then it buries the object itself). Nothing to do in the usual case but one read.
+ * allows or where more people may see it (then it buries the object itself). Nothing to do in the
+ * usual case but one read.
  */
 export async function confirmCreated(
   context: CommandContext,
@@ -54,13 +56,39 @@ export async function confirmCreated(
   const lineage = [...parent.lookup.ancestorIds, parent.lookup.id];
   await confirmCreate(context, watch, lineage, metadata, async () => {
     const now = await lookupParent(context.store, parent.lookup.id);
-    if (!now.lookup.found || now.lookup.depth + 1 <= MAX_DEPTH) return;
-    await bury(context, created, metadata);
-    throw new DomainError(
-      'DEPTH_EXCEEDED',
-      `${created.kind} ${created.id}: an ancestor was moved while it was being created, and it would sit at depth ${now.lookup.depth + 1}; the maximum depth is ${MAX_DEPTH}. Nothing was created`,
-    );
+    if (!now.lookup.found) return;
+    if (now.lookup.depth + 1 > MAX_DEPTH) {
+      await bury(context, created, metadata);
+      throw new DomainError(
+        'DEPTH_EXCEEDED',
+        `${created.kind} ${created.id}: an ancestor was moved while it was being created, and it would sit at depth ${now.lookup.depth + 1}; the maximum depth is ${MAX_DEPTH}. Nothing was created`,
+      );
+    }
+    if (await movedIntoWiderAccess(context, created, parent, now)) {
+      await bury(context, created, metadata);
+      throw new DomainError(
+        'CONCURRENCY_CONFLICT',
+        `${created.kind} ${created.id}: an ancestor was moved while it was being created, to a place more people may see; nothing was created, create it again if it belongs there`,
+      );
+    }
   });
+}
+
+/**
+ * A move checks that it widens no one's access to what it moves, but a move that decided before this
+ * object existed did not see it: if the new place gives anyone a right the old one did not, the
+ * creator did not choose that, and the create is taken back.
+ */
+async function movedIntoWiderAccess(
+  context: CommandContext,
+  created: CreatedObject,
+  before: FoundParent,
+  after: FoundParent,
+): Promise<boolean> {
+  const object = await loadObject(context.store, created.id, [created.kind]);
+  if (object?.state.status !== 'live' || !before.accessPath || !after.accessPath) return false;
+  const own = object.state.access;
+  return widensAccess([...before.accessPath, own], [...after.accessPath, own]);
 }
 
 async function bury(context: CommandContext, created: CreatedObject, metadata: EventMetadata): Promise<void> {

@@ -137,29 +137,35 @@ export function structureContract(options: StructureContractOptions): void {
     const made = await harness();
     const owner = anOwner();
     const parent = await made.createCatalog(owner, null);
-    // Hold the delete just after it fixed what it reads (the reference tree answers as of that position).
-    let reached: () => void = () => undefined;
-    let release: () => void = () => undefined;
-    const atFacts = new Promise<void>((resolve) => (reached = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const awaitCommitted = made.tree.awaitCommitted.bind(made.tree);
-    made.tree.awaitCommitted = async () => {
-      await awaitCommitted();
-      reached();
-      await gate;
-    };
+    const hold = made.holdNextOperationAtItsFacts();
     const deleting = made.remove(owner, parent);
-    await atFacts;
+    await hold.reached;
     const creating = made.createCatalog(owner, parent);
     // The child is in the store before the delete decides, but not in what the delete reads.
-    const deadline = Date.now() + 10_000;
-    while (!made.tree.nodes().some((node) => node.state.parentId === parent)) {
-      if (Date.now() > deadline) throw new Error('the racing create never appended its child');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    release();
+    await made.childAppendedUnder(parent);
+    hold.release();
     const [deleted, created] = await Promise.allSettled([deleting, creating]);
     expect([outcomeOf(deleted), outcomeOf(created)]).toEqual(['ok', 'PARENT_NOT_FOUND']);
+  });
+
+  it('a create racing a move of its parent to a wider place is taken back', async () => {
+    const made = await harness();
+    const owner = anOwner();
+    const editor = { userId: newId(), orgId: owner.orgId, role: 'editor' } as const;
+    const parent = await made.createCatalog(owner, null);
+    const shared = await made.createCatalog(owner, null);
+    await made.share(owner, shared, { type: 'user', id: newId() });
+    const hold = made.holdNextOperationAtItsFacts();
+    const moving = made.move(owner, parent, shared);
+    await hold.reached;
+    const creating = made.createCatalog(editor, parent);
+    await made.childAppendedUnder(parent);
+    hold.release();
+    const [moved, created] = await Promise.allSettled([moving, creating]);
+    expect([outcomeOf(moved), outcomeOf(created)]).toEqual(['ok', 'CONCURRENCY_CONFLICT']);
+    await made.tree.awaitCommitted();
+    const children = made.tree.nodes().filter((node) => node.state.parentId === parent);
+    expect(children.map((node) => node.state.status)).toEqual(['deleted']);
   });
 
   it('a delete racing a move into it never loses the moved object', async () => {

@@ -6,11 +6,13 @@ import {
   type Caller,
   type EventMetadata,
   type EventStore,
+  type SharePrincipal,
   type Visibility,
 } from '@portal/domain';
 import {
   createObject,
   deleteObjects,
+  loadObject,
   moveObject,
   newObjectAccess,
   OrganizationDirectory,
@@ -97,6 +99,60 @@ export class StructureHarness {
       },
     );
     return made.id;
+  }
+
+  /** Shares a catalog, as `POST …/shares` would once its rights were checked. */
+  async share(by: Caller, id: string, principal: SharePrincipal): Promise<void> {
+    const object = await loadObject(this.store, id);
+    if (!object) throw new Error(`no object ${id}`);
+    const events = decide(
+      {
+        type: 'ShareObject',
+        data: {
+          id,
+          principal,
+          permission: 'editor',
+          principalExists: true,
+          sharedBy: by.userId,
+          ancestorDeleted: false,
+        },
+      },
+      object.state,
+    );
+    const metadata = metadataFor(by);
+    await this.store.append(
+      object.streamId,
+      events.map((event) => ({ id: newId(), type: event.type, data: event.data, metadata })),
+      { expectedRevision: object.revision },
+    );
+  }
+
+  /**
+   * Makes the next structure operation stop right after it fixed what it reads (the reference tree
+   * answers as of that position), until `release` is called: a race made to order.
+   */
+  holdNextOperationAtItsFacts(): { readonly reached: Promise<void>; readonly release: () => void } {
+    let reachedFacts: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (reachedFacts = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const awaitCommitted = this.tree.awaitCommitted.bind(this.tree);
+    this.tree.awaitCommitted = async () => {
+      this.tree.awaitCommitted = awaitCommitted;
+      await awaitCommitted();
+      reachedFacts();
+      await gate;
+    };
+    return { reached, release };
+  }
+
+  /** Resolves once some object under `parentId` is in the store (delivered to the reference tree). */
+  async childAppendedUnder(parentId: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!this.tree.nodes().some((node) => node.state.parentId === parentId)) {
+      if (Date.now() > deadline) throw new Error(`nothing was appended under ${parentId}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   async move(caller: Caller, id: string, toParentId: string | null): Promise<void> {

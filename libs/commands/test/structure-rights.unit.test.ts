@@ -1,8 +1,7 @@
-import { decide, DomainError, streamIdOf, type Caller, type SharePrincipal } from '@portal/domain';
+import { DomainError, type Caller, type SharePrincipal } from '@portal/domain';
 import { InMemoryEventStore } from '@portal/eventstore';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadObject } from '../src/index.js';
-import { metadataFor, newId, StructureHarness } from './structure-harness.js';
+import { newId, StructureHarness } from './structure-harness.js';
 
 const orgId = newId();
 const member = (role: Caller['role']): Caller & { readonly userId: string } => ({
@@ -21,31 +20,6 @@ afterEach(() => made.close());
 function fresh(): StructureHarness {
   made = new StructureHarness(new InMemoryEventStore());
   return made;
-}
-
-async function share(by: Caller, id: string, principal: SharePrincipal): Promise<void> {
-  const object = await loadObject(made.store, id);
-  if (!object) throw new Error(`no object ${id}`);
-  const events = decide(
-    {
-      type: 'ShareObject',
-      data: {
-        id,
-        principal,
-        permission: 'editor',
-        principalExists: true,
-        sharedBy: by.userId,
-        ancestorDeleted: false,
-      },
-    },
-    object.state,
-  );
-  const metadata = metadataFor(by);
-  await made.store.append(
-    streamIdOf('catalog', id),
-    events.map((event) => ({ id: newId(), type: event.type, data: event.data, metadata })),
-    { expectedRevision: object.revision },
-  );
 }
 
 async function refusal(run: Promise<unknown>): Promise<string> {
@@ -69,7 +43,7 @@ describe('a move never widens who may read or change what moves', () => {
     const theirs = await made.createCatalog(alice, null);
     const hidden = await made.createCatalog(alice, theirs, 'private');
     const exposed = await made.createCatalog(eve, null);
-    await share(eve, exposed, outsider);
+    await made.share(eve, exposed, outsider);
     expect(await refusal(made.move(eve, theirs, exposed))).toBe('FORBIDDEN');
     expect(await parentOf(theirs)).toBeNull();
     expect(made.tree.canRead({ userId: outsider.id, orgId: null, role: null }, hidden)).toBe(false);
@@ -78,7 +52,7 @@ describe('a move never widens who may read or change what moves', () => {
   it('lets the creator of everything moved, and an admin, move it there', async () => {
     fresh();
     const exposed = await made.createCatalog(eve, null);
-    await share(eve, exposed, outsider);
+    await made.share(eve, exposed, outsider);
     const own = await made.createCatalog(eve, null);
     await made.createCatalog(eve, own);
     await made.move(eve, own, exposed);
@@ -92,7 +66,7 @@ describe('a move never widens who may read or change what moves', () => {
   it("refuses the creator of the moved catalog when something below it is another member's", async () => {
     fresh();
     const exposed = await made.createCatalog(eve, null);
-    await share(eve, exposed, outsider);
+    await made.share(eve, exposed, outsider);
     const own = await made.createCatalog(eve, null);
     await made.createCatalog(alice, own);
     expect(await refusal(made.move(eve, own, exposed))).toBe('FORBIDDEN');
