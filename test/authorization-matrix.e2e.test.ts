@@ -498,6 +498,13 @@ const rows: readonly Row[] = [
   },
   {
     method: 'GET',
+    template: '/api/auth/organization/list-invitations',
+    rule: 'orgAdmin',
+    success: 200,
+    request: () => ({ path: '/api/auth/organization/list-invitations' }),
+  },
+  {
+    method: 'GET',
     template: '/api/auth/organization/list-members',
     rule: 'signedIn',
     success: 200,
@@ -528,6 +535,7 @@ const coveredElsewhere: Readonly<Record<string, string>> = {
   'POST /api/auth/organization/set-active': 'auth-organizations.e2e',
   'POST /api/auth/organization/invite-member': 'auth-organizations.e2e: invitations',
   'POST /api/auth/organization/accept-invitation': 'auth-organizations.e2e: invitations',
+  'POST /api/auth/organization/cancel-invitation': 'auth-organizations.e2e: listing and cancelling',
   'POST /api/auth/organization/update-member-role': 'auth-organizations.e2e: role changes',
   'POST /api/auth/organization/remove-member': 'auth-organizations.e2e: removals',
   'POST /api/auth/organization/has-permission': 'auth-organizations.e2e: has-permission',

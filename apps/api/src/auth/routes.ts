@@ -3,13 +3,8 @@ import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
 import { route } from '../http/routes.js';
 import { createApiKey, listOrganizationApiKeys, revokeApiKey } from './api-key-handlers.js';
-import {
-  acceptInvitation,
-  inviteMember,
-  listMembers,
-  removeMember,
-  updateMemberRole,
-} from './member-handlers.js';
+import { acceptInvitation, cancelInvitation, inviteMember, listInvitations } from './invitation-handlers.js';
+import { listMembers, removeMember, updateMemberRole } from './member-handlers.js';
 import { createOrganization, hasPermission, listOrganizations, setActive } from './organization-handlers.js';
 import { getSession, issueToken, signOut } from './session-handlers.js';
 import { signIn } from './sign-in.js';
@@ -33,6 +28,8 @@ const authTable: Readonly<Record<string, Methods>> = {
   'organization/set-active': { post: setActive },
   'organization/invite-member': { post: inviteMember },
   'organization/accept-invitation': { post: acceptInvitation },
+  'organization/list-invitations': { get: listInvitations },
+  'organization/cancel-invitation': { post: cancelInvitation },
   'organization/update-member-role': { post: updateMemberRole },
   'organization/remove-member': { post: removeMember },
   'organization/list-members': { get: listMembers },

@@ -5,6 +5,7 @@ const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'OrganizationCreated',
   'MemberAdded',
   'MemberInvited',
+  'InvitationCancelled',
   'MemberRoleChanged',
   'MemberRemoved',
   'ApiKeyCreated',
