@@ -1,7 +1,7 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Router, Request, RequestHandler, Response } from 'express';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { createApiKey, listOrganizationApiKeys, revokeApiKey } from './api-key-handlers.js';
 import { acceptInvitation, cancelInvitation, inviteMember, listInvitations } from './invitation-handlers.js';
 import { listMembers, removeMember, updateMemberRole } from './member-handlers.js';
@@ -50,7 +50,7 @@ function bind(deps: ApiDependencies, handler: Handler): RequestHandler {
  * with the message object and nothing of the request; an unknown path answers 404.
  */
 export function authRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   for (const [path, methods] of Object.entries(authTable)) {
     const full = `/api/auth/${path}`;
     // As `route` lists them for a 405, with OPTIONS added.

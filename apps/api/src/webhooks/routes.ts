@@ -1,6 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import type { Router, Request, Response } from 'express';
 import type { ApiDependencies } from '../dependencies.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import {
   enableWebhook,
   getWebhook,
@@ -14,7 +14,7 @@ type Handler = (deps: ApiDependencies, req: Request, res: Response) => Promise<v
 
 /** The organization's webhook endpoints and their deliveries (docs/webhooks.md); admins and owners. */
 export function webhookRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   const bound = (handler: Handler) => (req: Request, res: Response) => handler(deps, req, res);
   route(router, '/api/v1/webhooks', { get: bound(listOrganizationWebhooks), post: bound(registerWebhook) });
   route(router, '/api/v1/webhooks/:id', { get: bound(getWebhook), delete: bound(removeWebhook) });
