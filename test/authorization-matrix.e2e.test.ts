@@ -475,6 +475,13 @@ const rows: readonly Row[] = [
     request: (f) => ({ path: `/api/v1/webhooks/${f.webhook}/enable` }),
   },
   {
+    method: 'POST',
+    template: '/api/v1/webhooks/{id}/rotate-secret',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: async (f) => ({ path: `/api/v1/webhooks/${await freshWebhook(f)}/rotate-secret` }),
+  },
+  {
     method: 'DELETE',
     template: '/api/v1/webhooks/{id}',
     rule: 'orgAdminResource',

@@ -8,6 +8,7 @@ import {
   listWebhookDeliveries,
   registerWebhook,
   removeWebhook,
+  rotateWebhookSecret,
 } from './webhook-handlers.js';
 
 type Handler = (deps: ApiDependencies, req: Request, res: Response) => Promise<void>;
@@ -19,6 +20,7 @@ export function webhookRoutes(deps: ApiDependencies): Router {
   route(router, '/api/v1/webhooks', { get: bound(listOrganizationWebhooks), post: bound(registerWebhook) });
   route(router, '/api/v1/webhooks/:id', { get: bound(getWebhook), delete: bound(removeWebhook) });
   route(router, '/api/v1/webhooks/:id/enable', { post: bound(enableWebhook) });
+  route(router, '/api/v1/webhooks/:id/rotate-secret', { post: bound(rotateWebhookSecret) });
   route(router, '/api/v1/webhooks/:id/deliveries', { get: bound(listWebhookDeliveries) });
   return router;
 }

@@ -101,6 +101,7 @@ import {
 import {
   createdWebhookSchema,
   registerWebhookBodySchema,
+  rotateWebhookSecretBodySchema,
   webhookDeliveryPageSchema,
   webhookDeliverySchema,
   webhookListSchema,
@@ -139,6 +140,7 @@ export const requestSchemas: Record<string, z.ZodType> = {
   RemoveMemberRequest: removeMemberBodySchema,
   HasPermissionRequest: hasPermissionBodySchema,
   RegisterWebhookRequest: registerWebhookBodySchema,
+  RotateWebhookSecretRequest: rotateWebhookSecretBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */

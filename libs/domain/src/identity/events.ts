@@ -130,7 +130,21 @@ export interface WebhookEnabled {
   readonly data: { readonly orgId: string; readonly webhookId: string };
 }
 
-export type WebhookEvent = WebhookRegistered | WebhookRemoved | WebhookDisabled | WebhookEnabled;
+/**
+ * The endpoint signs with a new secret from now on; the previous one also signs until
+ * `previousSecretExpiresAt`, so receivers can switch without missing a delivery. Neither secret is here.
+ */
+export interface WebhookSecretRotated {
+  readonly type: 'WebhookSecretRotated';
+  readonly data: {
+    readonly orgId: string;
+    readonly webhookId: string;
+    readonly previousSecretExpiresAt: string;
+  };
+}
+
+export type WebhookEvent =
+  WebhookRegistered | WebhookRemoved | WebhookDisabled | WebhookEnabled | WebhookSecretRotated;
 
 export type OrganizationEvent =
   | OrganizationCreated

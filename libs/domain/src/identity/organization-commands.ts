@@ -98,6 +98,14 @@ export type WebhookCommand =
       readonly data: { readonly webhookId: string; readonly actor: OrganizationActor };
     }
   | {
+      readonly type: 'RotateWebhookSecret';
+      readonly data: {
+        readonly webhookId: string;
+        readonly previousSecretExpiresAt: string;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
       /** The delivery worker's own decision: no member acts, so no role is checked. */
       readonly type: 'DisableWebhook';
       readonly data: { readonly webhookId: string; readonly reason: string };

@@ -81,6 +81,7 @@ export function decideOrganization(
     case 'RegisterWebhook':
     case 'RemoveWebhook':
     case 'EnableWebhook':
+    case 'RotateWebhookSecret':
     case 'DisableWebhook':
       return decideWebhook(command, state);
   }

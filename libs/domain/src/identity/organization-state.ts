@@ -120,6 +120,7 @@ export function evolveOrganization(state: OrganizationState, event: Organization
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       return evolveWebhooks(state, event);
   }
 }
@@ -140,6 +141,9 @@ function evolveWebhooks(state: LiveOrganizationState, event: WebhookEvent): Live
       return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: false }) };
     case 'WebhookEnabled':
       return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: true }) };
+    // The secrets live in the API's `webhooks` schema; no rule depends on them.
+    case 'WebhookSecretRotated':
+      return state;
   }
 }
 

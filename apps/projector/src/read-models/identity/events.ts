@@ -14,6 +14,7 @@ const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'WebhookRemoved',
   'WebhookDisabled',
   'WebhookEnabled',
+  'WebhookSecretRotated',
 ] satisfies readonly IdentityEventType[]);
 
 /**

@@ -36,6 +36,7 @@ export async function applyIdentityEvent(
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       if (await advanceOrganization(sql, event.data.orgId, recorded)) await applyToMembers(sql, event, at);
       return;
     default:
@@ -115,6 +116,7 @@ async function applyToMembers(
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       return;
     default:
       return exhausted(event);
