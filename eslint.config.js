@@ -51,6 +51,20 @@ export default tseslint.config(
     },
   },
   {
+    // One router factory, so every API path is matched case-sensitively (docs/decisions.md, "HTTP").
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/http/routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='Router']",
+          message: 'Use apiRouter() from apps/api/src/http/routes.ts: API paths are case-sensitive.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   apiKeyListSchema,
   createdApiKeySchema,
+  invitationListSchema,
   invitationSchema,
+  invitationViewSchema,
   memberListSchema,
   organizationListSchema,
   organizationMembershipSchema,
@@ -249,6 +251,149 @@ describe('invitations and members', () => {
       body: { email: uniqueEmail(), role: 'viewer' },
     });
     expect(response.status).toBe(401);
+  });
+});
+
+async function invite(by: SignedInUser, email: string, role: string): Promise<string> {
+  const invited = await call('POST', '/api/auth/organization/invite-member', {
+    headers: by.headers,
+    body: { email, role },
+  });
+  expect(invited.status).toBe(201);
+  return String(invited.body.id);
+}
+
+async function invitationsOf(admin: SignedInUser, query = '') {
+  const listed = await call('GET', `/api/auth/organization/list-invitations${query}`, {
+    headers: admin.headers,
+  });
+  expect(listed.status).toBe(200);
+  expectMatchesContract(invitationListSchema, listed.body);
+  return listed.body.items as { id: string; status: string; cancelReason: string | null }[];
+}
+
+function accept(user: SignedInUser, invitationId: string) {
+  return call('POST', '/api/auth/organization/accept-invitation', {
+    headers: user.headers,
+    body: { invitationId },
+  });
+}
+
+describe('invitations end with their sender', () => {
+  it("refuses a removed admin's invitation to an address they control (the attack)", async () => {
+    const owner = await signUp();
+    const admin = await addMember(owner, await signUp(), 'admin');
+    // The admin, about to be removed, invites an address of their own as admin.
+    const alternate = uniqueEmail('alternate');
+    const invitationId = await invite(admin, alternate, 'admin');
+    const harmless = await invite(owner, uniqueEmail('colleague'), 'viewer');
+    expect(await invitationsOf(owner, '?status=pending')).toEqual([
+      expect.objectContaining({ id: harmless, status: 'pending' }),
+      expect.objectContaining({ id: invitationId, status: 'pending', invitedBy: admin.userId }),
+    ]);
+
+    const removed = await call('POST', '/api/auth/organization/remove-member', {
+      headers: owner.headers,
+      body: { userId: admin.userId },
+    });
+    expect(removed.status).toBe(200);
+
+    const comeback = await signUp({ email: alternate });
+    const accepted = await accept(comeback, invitationId);
+    expect(accepted.status).toBe(409);
+    expect(accepted.body).toMatchObject({ code: 'INVALID_STATE' });
+    const members = await call('GET', '/api/auth/organization/list-members', { headers: owner.headers });
+    expect(members.body.items).not.toContainEqual(expect.objectContaining({ userId: comeback.userId }));
+    expect(await invitationsOf(owner, '?status=pending')).toEqual([
+      expect.objectContaining({ id: harmless, cancelReason: null }),
+    ]);
+    expect(await invitationsOf(owner)).toContainEqual(
+      expect.objectContaining({ id: invitationId, status: 'cancelled', cancelReason: 'inviter-removed' }),
+    );
+  });
+
+  it("ends an owner's owner invitations when they are demoted to admin, and keeps the others", async () => {
+    const owner = await signUp();
+    const coOwner = await addMember(owner, await signUp(), 'owner');
+    const asOwner = await invite(coOwner, uniqueEmail(), 'owner');
+    const asEditor = await invite(coOwner, uniqueEmail(), 'editor');
+    expect((await changeRole(owner, coOwner.userId, 'admin')).status).toBe(200);
+    expect(await invitationsOf(owner)).toContainEqual(
+      expect.objectContaining({ id: asOwner, status: 'cancelled', cancelReason: 'inviter-demoted' }),
+    );
+    expect(await invitationsOf(owner, '?status=pending')).toEqual([
+      expect.objectContaining({ id: asEditor }),
+    ]);
+  });
+});
+
+describe('listing and cancelling invitations', () => {
+  it('lets an admin cancel an invitation, which can then not be accepted', async () => {
+    const owner = await signUp();
+    const admin = await addMember(owner, await signUp(), 'admin');
+    const email = uniqueEmail('invitee');
+    const invitationId = await invite(owner, email, 'editor');
+
+    const cancelled = await call('POST', '/api/auth/organization/cancel-invitation', {
+      headers: admin.headers,
+      body: { invitationId },
+    });
+    expect(cancelled.status).toBe(200);
+    expectMatchesContract(invitationViewSchema, cancelled.body);
+    expect(cancelled.body).toMatchObject({
+      id: invitationId,
+      status: 'cancelled',
+      cancelReason: 'cancelled',
+    });
+    expect(cancelled.headers.get('x-event-position')).not.toBeNull();
+
+    // Cancelling again records nothing and answers as it is.
+    const again = await call('POST', '/api/auth/organization/cancel-invitation', {
+      headers: admin.headers,
+      body: { invitationId },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'cancelled' });
+    expect(again.headers.get('x-event-position')).toBeNull();
+
+    const invitee = await signUp({ email });
+    expect((await accept(invitee, invitationId)).status).toBe(409);
+  });
+
+  it('keeps invitations to admins, owner invitations to owners, and each organization to itself', async () => {
+    const owner = await signUp();
+    const admin = await addMember(owner, await signUp(), 'admin');
+    const editor = await addMember(owner, await signUp(), 'editor');
+    const asOwner = await invite(owner, uniqueEmail(), 'owner');
+    const cancelAs = (user: SignedInUser, invitationId: string) =>
+      call('POST', '/api/auth/organization/cancel-invitation', {
+        headers: user.headers,
+        body: { invitationId },
+      });
+
+    expect(
+      (await call('GET', '/api/auth/organization/list-invitations', { headers: editor.headers })).status,
+    ).toBe(403);
+    expect((await cancelAs(editor, asOwner)).status).toBe(403);
+    expect((await cancelAs(admin, asOwner)).status).toBe(403);
+    const stranger = await signUp();
+    expect((await cancelAs(stranger, asOwner)).status).toBe(404);
+    expect(await invitationsOf(stranger)).toEqual([]);
+
+    const member = await signUp();
+    const joined = await invite(owner, member.email, 'viewer');
+    expect((await accept(member, joined)).status).toBe(200);
+    expect(await invitationsOf(owner)).toContainEqual(
+      expect.objectContaining({ id: joined, status: 'accepted', acceptedBy: member.userId }),
+    );
+    const late = await cancelAs(owner, joined);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 'INVALID_STATE' });
+
+    const badFilter = await call('GET', '/api/auth/organization/list-invitations?status=open', {
+      headers: owner.headers,
+    });
+    expect(badFilter.status).toBe(400);
   });
 });
 

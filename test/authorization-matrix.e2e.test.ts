@@ -476,6 +476,13 @@ const rows: readonly Row[] = [
     request: (f) => ({ path: `/api/v1/webhooks/${f.webhook}/enable` }),
   },
   {
+    method: 'POST',
+    template: '/api/v1/webhooks/{id}/rotate-secret',
+    rule: 'orgAdminResource',
+    success: 200,
+    request: async (f) => ({ path: `/api/v1/webhooks/${await freshWebhook(f)}/rotate-secret` }),
+  },
+  {
     method: 'DELETE',
     template: '/api/v1/webhooks/{id}',
     rule: 'orgAdminResource',
@@ -496,6 +503,13 @@ const rows: readonly Row[] = [
     rule: 'orgAdmin',
     success: 200,
     request: () => ({ path: '/api/auth/api-key/list' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/auth/organization/list-invitations',
+    rule: 'orgAdmin',
+    success: 200,
+    request: () => ({ path: '/api/auth/organization/list-invitations' }),
   },
   {
     method: 'GET',
@@ -529,6 +543,7 @@ const coveredElsewhere: Readonly<Record<string, string>> = {
   'POST /api/auth/organization/set-active': 'auth-organizations.e2e',
   'POST /api/auth/organization/invite-member': 'auth-organizations.e2e: invitations',
   'POST /api/auth/organization/accept-invitation': 'auth-organizations.e2e: invitations',
+  'POST /api/auth/organization/cancel-invitation': 'auth-organizations.e2e: listing and cancelling',
   'POST /api/auth/organization/update-member-role': 'auth-organizations.e2e: role changes',
   'POST /api/auth/organization/remove-member': 'auth-organizations.e2e: removals',
   'POST /api/auth/organization/has-permission': 'auth-organizations.e2e: has-permission',

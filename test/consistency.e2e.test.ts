@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { useSignedInCaller } from './support/auth.js';
+import { signUp, useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
 useSignedInCaller();
@@ -57,4 +57,78 @@ describe('consistency a frontend and a pipeline can rely on', () => {
     });
     expect(other.status).toBe(422);
   });
+
+  it('scopes Idempotency-Key to the route: a trailing slash replays, another case is no route', async () => {
+    const key = randomUUID();
+    const title = `Idem ${randomUUID()}`;
+    const created = await call<{ portalItemId: string }>('POST', catalogPath, {
+      body: { title, description: 'x', links: [] },
+      headers: { 'idempotency-key': key },
+    });
+    expect(created.status).toBe(201);
+    const slashed = await call<{ portalItemId: string }>('POST', `${catalogPath}/`, {
+      // The same body, its fields in another order.
+      body: { links: [], description: 'x', title },
+      headers: { 'idempotency-key': key },
+    });
+    expect(slashed.status).toBe(201);
+    expect(slashed.headers.get('idempotent-replayed')).toBe('true');
+    expect(slashed.body.portalItemId).toBe(created.body.portalItemId);
+    const shouted = await call('POST', catalogPath.toUpperCase(), {
+      body: { title, description: 'x', links: [] },
+      headers: { 'idempotency-key': key },
+    });
+    expect(shouted.status).toBe(404);
+    expect(await catalogsTitled(title)).toBe(1);
+  });
+
+  it('creates one object for concurrent duplicates of one Idempotency-Key', async () => {
+    const key = randomUUID();
+    const title = `Idem ${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call<{ portalItemId?: string; code?: string }>('POST', catalogPath, {
+          body: { title, description: 'x', links: [] },
+          headers: { 'idempotency-key': key },
+        }),
+      ),
+    );
+    for (const answer of answers) {
+      if (answer.status === 409) expect(answer.body.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+      else expect([201, 202]).toContain(answer.status);
+    }
+    const done = answers.filter((answer) => answer.status !== 409);
+    expect(new Set(done.map((answer) => answer.body.portalItemId)).size).toBe(1);
+    // A create slower than the projection answers 202: read once its position is projected.
+    expect(await catalogsTitled(title, done[0]?.headers.get('x-event-position'))).toBe(1);
+  });
+
+  it("never replays one caller's response to another caller with the same key", async () => {
+    const key = randomUUID();
+    const body = { title: `Idem ${randomUUID()}`, description: 'x', links: [] };
+    const mine = await call<{ portalItemId: string }>('POST', catalogPath, {
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    const someoneElse = await signUp();
+    const theirs = await call<{ portalItemId: string }>('POST', catalogPath, {
+      body,
+      headers: { ...someoneElse.headers, 'idempotency-key': key },
+    });
+    expect(mine.status).toBe(201);
+    expect([201, 202]).toContain(theirs.status);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.portalItemId).not.toBe(mine.body.portalItemId);
+  });
 });
+
+/** How many catalogs the caller sees with exactly this title, once everything written is projected. */
+async function catalogsTitled(title: string, position?: string | null): Promise<number> {
+  const page = await call<{ items: { title: string }[] }>(
+    'GET',
+    `/api/v1/portal/inventory/?kind=catalog&q=${encodeURIComponent(title)}&limit=100`,
+    { headers: position ? { 'x-min-position': position } : {} },
+  );
+  expect(page.status).toBe(200);
+  return page.body.items.filter((item) => item.title === title).length;
+}

@@ -3,7 +3,13 @@ import { createdWebhookSchema, webhookDeliveryPageSchema, webhookSchema } from '
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
 import { call, callAt, expectMatchesContract } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
-import { startReceiver, type ReceivedDelivery, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  signaturesOf,
+  startReceiver,
+  verifySignature,
+  type ReceivedDelivery,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 interface CreatedWebhook {
   id: string;
@@ -160,6 +166,62 @@ describe('webhooks', () => {
       await call('DELETE', `/api/v1/webhooks/${webhook.id}`, { headers: owner.headers });
     } finally {
       await otherReceiver.close();
+    }
+  });
+
+  it('rotates the secret: both secrets sign during the grace period, then the new one alone', async () => {
+    const rotating = await startReceiver();
+    try {
+      const webhook = await register(owner, { url: rotating.url, eventTypes: ['CatalogCreated'] });
+      const rotated = await call<CreatedWebhook & { previousSecretExpiresAt: string }>(
+        'POST',
+        `/api/v1/webhooks/${webhook.id}/rotate-secret`,
+        { headers: owner.headers },
+      );
+      expect(rotated.status).toBe(200);
+      expectMatchesContract(createdWebhookSchema, rotated.body);
+      const next = rotated.body.secret;
+      expect(next).not.toBe(webhook.secret);
+      expect(Date.parse(rotated.body.previousSecretExpiresAt)).toBeGreaterThan(Date.now() + 3_600_000);
+      // The list shows when, never a secret.
+      const listed = await call('GET', `/api/v1/webhooks/${webhook.id}`, { headers: owner.headers });
+      expect(JSON.stringify(listed.body)).not.toContain(next);
+      expect(listed.body).toMatchObject({ previousSecretExpiresAt: rotated.body.previousSecretExpiresAt });
+
+      const during = await createCatalogAs(owner.headers, 'During the grace period');
+      const [graced] = (await rotating.waitFor((all) => all.some(about(during)))).filter(about(during));
+      const header = graced?.headers['x-portal-signature'] as string;
+      expect(signaturesOf(header)).toHaveLength(2);
+      const raw = graced?.rawBody ?? '';
+      expect(verifySignature(next, header, raw)).toBe(true);
+      expect(verifySignature(webhook.secret, header, raw)).toBe(true);
+      // The new secret's signature comes first, the old one's second.
+      expect(verifySignature(next, header.split(',').slice(0, 2).join(','), raw)).toBe(true);
+      expect(
+        verifySignature(webhook.secret, [header.split(',')[0], header.split(',')[2]].join(','), raw),
+      ).toBe(true);
+
+      // A leaked secret: rotating with no grace period ends the previous one at once.
+      const urgent = await call<CreatedWebhook>('POST', `/api/v1/webhooks/${webhook.id}/rotate-secret`, {
+        headers: owner.headers,
+        body: { gracePeriodSeconds: 0 },
+      });
+      expect(urgent.status).toBe(200);
+      const after = await createCatalogAs(owner.headers, 'After the grace period');
+      const [single] = (await rotating.waitFor((all) => all.some(about(after)))).filter(about(after));
+      const last = single?.headers['x-portal-signature'] as string;
+      expect(signaturesOf(last)).toHaveLength(1);
+      expect(verifySignature(urgent.body.secret, last, single?.rawBody ?? '')).toBe(true);
+      expect(verifySignature(next, last, single?.rawBody ?? '')).toBe(false);
+
+      const editor = await addMember(owner, await signUp(), 'editor');
+      const byEditor = await call('POST', `/api/v1/webhooks/${webhook.id}/rotate-secret`, {
+        headers: editor.headers,
+      });
+      expect(byEditor.status).toBe(403);
+      await call('DELETE', `/api/v1/webhooks/${webhook.id}`, { headers: owner.headers });
+    } finally {
+      await rotating.close();
     }
   });
 

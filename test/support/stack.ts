@@ -134,6 +134,8 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     JWT_SECRET: E2E_JWT_SECRET,
     // The webhook tests' receivers listen on 127.0.0.1 over plain http (docs/webhooks.md).
     WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
+    // One key per stack, as a deployment has: its API seals webhook secrets and its worker opens them.
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     ...extraEnv,
   };
   await migrate(env);

@@ -19,8 +19,9 @@ export interface ReceivedDelivery {
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
- * What a receiver does with `X-Portal-Signature: t=…,v1=…`: recompute the HMAC-SHA256 of "<t>.<raw body>"
- * with the secret, compare in constant time, and refuse a timestamp more than five minutes away.
+ * What a receiver does with `X-Portal-Signature: t=…,v1=…[,v1=…]`: recompute the HMAC-SHA256 of
+ * "<t>.<raw body>" with its secret, accept when any `v1` matches (compared in constant time; during a
+ * secret rotation there are two), and refuse a timestamp more than five minutes away.
  */
 export function verifySignature(
   secret: string,
@@ -29,13 +30,21 @@ export function verifySignature(
   nowMs = Date.now(),
 ): boolean {
   if (header === undefined) return false;
-  const parts = new Map(header.split(',').map((part) => part.split('=', 2) as [string, string]));
-  const timestamp = Number(parts.get('t'));
-  const signature = parts.get('v1') ?? '';
-  if (!Number.isInteger(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const parts = header.split(',').map((part) => part.split('=', 2) as [string, string]);
+  const timestamp = Number(parts.find(([name]) => name === 't')?.[1]);
+  const signatures = parts.filter(([name, value]) => name === 'v1' && /^[0-9a-f]{64}$/.test(value));
+  if (!Number.isInteger(timestamp) || signatures.length === 0) return false;
   if (Math.abs(nowMs / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  return signatures.some(([, signature]) => timingSafeEqual(expected, Buffer.from(signature, 'hex')));
+}
+
+/** The `v1` signatures of a header, in order. */
+export function signaturesOf(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .filter((part) => part.startsWith('v1='))
+    .map((part) => part.slice('v1='.length));
 }
 
 export interface WebhookReceiver {

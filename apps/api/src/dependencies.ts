@@ -1,5 +1,5 @@
 import type { EventStore } from '@portal/domain';
-import type { Config, Logger, Pool } from '@portal/platform';
+import type { Config, Logger, Pool, SecretBox } from '@portal/platform';
 import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import type { ProjectionWaiter } from './projection/projection-waiter.js';
 import type { ReadinessCheck } from './health/readiness.js';
@@ -21,6 +21,8 @@ export interface ApiDependencies {
   readonly auth: AuthServices;
   /** The process's one SSE change feed (`GET /api/v1/events`); main.ts starts and closes it. */
   readonly changeFeed: ChangeFeedHub;
+  /** Seals webhook signing secrets at rest (`WEBHOOK_SECRET_KEY`); the worker opens them. */
+  readonly webhookSecrets: SecretBox;
   readonly now: () => Date;
   readonly newId: () => string;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createEventStore } from '@portal/eventstore';
-import { applySchema, createLogger, createPool, loadConfig } from '@portal/platform';
+import { applySchema, createLogger, createPool, loadConfig, webhookSecretBox } from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
 import { authSchemaSql } from './auth/auth-schema.js';
@@ -12,6 +12,7 @@ import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck 
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
 import { webhookSchemaSql } from './webhooks/webhook-schema.js';
+import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
 const SHUTDOWN_GRACE_MS = 20_000;
 
@@ -32,6 +33,8 @@ const eventStore = await createEventStore({
 await applySchema(pool, 'api', idempotencySchemaSql);
 await applySchema(pool, 'auth', authSchemaSql);
 await applySchema(pool, 'webhooks', webhookSchemaSql);
+const webhookSecrets = webhookSecretBox(config, logger);
+await sealClearSecrets(pool, webhookSecrets, logger);
 const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger);
 await projection.start();
 const changeFeedPool = createPool({
@@ -82,6 +85,7 @@ const app = createApp({
   ],
   auth,
   changeFeed,
+  webhookSecrets,
   now: () => new Date(),
   newId: randomUUID,
 });

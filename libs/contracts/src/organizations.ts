@@ -51,6 +51,41 @@ export const invitationSchema = z.object({
 export type Invitation = z.infer<typeof invitationSchema>;
 
 export const acceptInvitationBodySchema = strictObject({ invitationId: uuid() }, body);
+export const cancelInvitationBodySchema = strictObject({ invitationId: uuid() }, body);
+
+export const invitationStatuses = ['pending', 'accepted', 'cancelled', 'expired'] as const;
+export type InvitationStatus = (typeof invitationStatuses)[number];
+
+/** An invitation as the organization's admins see it in `list-invitations` and `cancel-invitation`. */
+export const invitationViewSchema = invitationSchema.extend({
+  status: z.enum(invitationStatuses).meta({
+    description:
+      'Only a `pending` invitation can be accepted. Whichever ended it first counts: an invitation that had expired before it was cancelled is `expired`.',
+  }),
+  createdAt: timestampSchema,
+  acceptedAt: timestampSchema.nullable(),
+  acceptedBy: idSchema.nullable().meta({ description: 'The user who accepted it.' }),
+  cancelledAt: timestampSchema.nullable().meta({
+    description: 'When `status` is `cancelled`; null for an invitation from before it was recorded.',
+  }),
+  cancelReason: z.enum(['cancelled', 'inviter-removed', 'inviter-demoted']).nullable().meta({
+    description:
+      'When `status` is `cancelled`: an admin cancelled it, or its sender was removed (or left), or was demoted below the role needed to invite at its role.',
+  }),
+});
+export type InvitationView = z.infer<typeof invitationViewSchema>;
+
+export const invitationListQuerySchema = z.object({
+  status: z
+    .enum(invitationStatuses, { error: expected(`one of ${invitationStatuses.join(', ')}`) })
+    .exactOptional()
+    .meta({ description: 'Only invitations with this status.' }),
+});
+
+export const invitationListSchema = z.object({
+  organizationId: idSchema,
+  items: z.array(invitationViewSchema),
+});
 
 export const updateMemberRoleBodySchema = strictObject({ userId: uuid(), role: roleSchema }, body);
 export const removeMemberBodySchema = strictObject({ userId: uuid() }, body);

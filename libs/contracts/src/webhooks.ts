@@ -46,16 +46,44 @@ export const webhookSchema = z.object({
   consecutiveFailures: z.int().meta({ description: 'Failed deliveries since the last successful one.' }),
   createdBy: idSchema,
   createdAt: timestampSchema,
+  secretRotatedAt: timestampSchema
+    .nullable()
+    .meta({ description: 'When the signing secret was last rotated; null if never.' }),
+  previousSecretExpiresAt: timestampSchema.nullable().meta({
+    description:
+      'Until when the secret before the last rotation also signs deliveries (a second `v1=`); null if never rotated. In the past: it no longer does.',
+  }),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
-/** The answer of registration: the only time the signing secret is shown. */
+/** The answer of registration and of a rotation: the only time the signing secret is shown. */
 export const createdWebhookSchema = webhookSchema.extend({
   secret: z.string().meta({
     description: 'Key of the `X-Portal-Signature` HMAC (docs/webhooks.md). Shown this once; store it.',
   }),
 });
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+
+/** Invented bound: a week is long enough to roll a new secret out to any receiver. */
+export const MAX_WEBHOOK_SECRET_GRACE_SECONDS = 7 * 86_400;
+
+/** `POST /api/v1/webhooks/{id}/rotate-secret`; the body may be absent. */
+export const rotateWebhookSecretBodySchema = strictObject(
+  {
+    gracePeriodSeconds: z
+      .int({ error: `must be an integer from 0 to ${MAX_WEBHOOK_SECRET_GRACE_SECONDS}` })
+      .min(0, { error: `must be an integer from 0 to ${MAX_WEBHOOK_SECRET_GRACE_SECONDS}` })
+      .max(MAX_WEBHOOK_SECRET_GRACE_SECONDS, {
+        error: `must be an integer from 0 to ${MAX_WEBHOOK_SECRET_GRACE_SECONDS}`,
+      })
+      .exactOptional()
+      .meta({
+        description:
+          'How long the current secret still signs deliveries next to the new one; `WEBHOOK_SECRET_GRACE_SECONDS` (a day) when absent. 0 ends it at once (a leaked secret).',
+      }),
+  },
+  body,
+);
 
 export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
 

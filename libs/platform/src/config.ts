@@ -148,6 +148,22 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** The dispatcher looks for new audit rows this often, besides waking on each projected batch. */
   WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  /**
+   * AES-256-GCM key sealing webhook signing secrets at rest: 32 bytes, base64 (`openssl rand -base64 32`).
+   * The API and the worker must share it. Required in production; elsewhere a public development key is
+   * used, with a warning (`webhookSecretBox`).
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=?$/, { error: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+    .optional(),
+  /** After a secret rotation the previous secret still signs deliveries for this long. */
+  WEBHOOK_SECRET_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(86_400),
 });
 
 export type Config = z.infer<typeof configSchema>;

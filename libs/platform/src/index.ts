@@ -15,3 +15,5 @@ export {
   type AddressClass,
   type OutboundPolicy,
 } from './outbound-address.js';
+export { SecretBox, SecretBoxError, SECRET_KEY_BYTES } from './secret-box.js';
+export { openWebhookSecret, webhookSecretBox, webhookSecretContext } from './webhook-secret-key.js';

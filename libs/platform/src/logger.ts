@@ -16,6 +16,7 @@ const redactPaths = [
   '*.accessToken',
   'config.S3_SECRET_ACCESS_KEY',
   'config.JWT_SECRET',
+  'config.WEBHOOK_SECRET_KEY',
 ];
 
 /** `destination`: where lines go instead of stdout (tests read them). */

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Router, Request } from 'express';
 import {
   auditQuerySchema,
   DEFAULT_PAGE_LIMIT,
@@ -12,7 +12,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { listPage } from '../http/list-page.js';
 import { HttpProblem } from '../http/problem.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { auditCursorOf, seqAfterCursor } from './audit-cursor.js';
 import { auditEventOf, auditRows } from './audit-rows.js';
@@ -56,7 +56,7 @@ function urlWithCursor(req: Request, deps: ApiDependencies, cursor: string): str
  * with `Accept: text/csv`, as a CSV export (docs/audit.md).
  */
 export function auditRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/audit/events', {
     get: async (req, res) => {
       const orgId = auditedOrganization(req);

@@ -1,82 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
-import type { EventStore } from '@portal/domain';
-import { InMemoryEventStore } from '@portal/eventstore';
-import { createLogger, loadConfig } from '@portal/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useAuthDatabase } from '../../test/support/auth-database.js';
-import { createApp } from '../app.js';
-import type { ApiDependencies } from '../dependencies.js';
-import { ChangeFeedHub, changeFeedSettingsOf } from '../events/change-feed-hub.js';
-import type { ProjectionWaiter } from '../projection/projection-waiter.js';
-import { createAuthServices } from './auth-services.js';
+import { useTestApi } from '../../test/support/test-api.js';
 
 /**
  * The identity commands through the real app on the real `auth` schema, with an in-memory event store
  * the test can read and break: what the events say, and what is left behind when an append fails.
  */
 const db = useAuthDatabase('identity_events');
-const store = new InMemoryEventStore();
-/** Stream prefixes whose appends fail, as a store that is down would. */
-const failing = new Set<string>();
-const breakableStore: EventStore = {
-  append: (streamId, events, options) =>
-    [...failing].some((prefix) => streamId.startsWith(prefix))
-      ? Promise.reject(new Error('event store unavailable'))
-      : store.append(streamId, events, options),
-  readStream: (streamId, options) => store.readStream(streamId, options),
-  streamRevision: (streamId) => store.streamRevision(streamId),
-  subscribeAll: (options) => store.subscribeAll(options),
-  headPosition: () => store.headPosition(),
-  syncPosition: () => store.syncPosition(),
-  close: () => store.close(),
-};
-
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1', { maxRetriesPerRequest: 1 });
-let server: Server;
-let baseUrl = '';
-
-beforeAll(async () => {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    JWT_SECRET: 'an-identity-events-test-secret-0123456789',
-    PASSWORD_SCRYPT_COST: '10',
-    QUEUE_PREFIX: `test-identity-${randomUUID()}`,
-  });
-  const logger = createLogger({ name: 'api', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps: ApiDependencies = {
-    config,
-    logger,
-    pool: db.pool,
-    eventStore: breakableStore,
-    // No projector here: nothing to wait for.
-    projection: { waitFor: () => Promise.resolve(true) } as unknown as ProjectionWaiter,
-    objectStore: {} as ApiDependencies['objectStore'],
-    uploadQueue: { enqueueCompletion: () => Promise.resolve() },
-    readinessChecks: [],
-    auth: createAuthServices(config, logger, redis),
-    // Not started: these tests open no event stream.
-    changeFeed: new ChangeFeedHub(
-      db.pool,
-      db.pool,
-      { onAdvance: () => () => undefined },
-      changeFeedSettingsOf(config),
-      logger,
-    ),
-    now: () => new Date(),
-    newId: randomUUID,
-  };
-  server = createApp(deps).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await redis.quit();
-});
+const api = useTestApi(() => db.pool);
+const { store, failing } = api;
 
 /** The fields these tests read from sign-up, sign-in and create answers. */
 interface AnswerBody {
@@ -88,16 +21,8 @@ interface AnswerBody {
 }
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as AnswerBody,
-  };
+  const response = await api.post(path, body, headers);
+  return { ...response, body: response.body as AnswerBody };
 }
 
 const password = 'a password nobody guesses';

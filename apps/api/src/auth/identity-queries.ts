@@ -1,6 +1,7 @@
 import type { OrganizationMembership, Member } from '@portal/contracts';
 import type { Role } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import type { InvitationRow } from './invitation-view.js';
 
 /** Reads of the identity read model (`read.users`, `organizations`, `org_members`, `org_invitations`). */
 
@@ -115,4 +116,28 @@ export async function invitationOrganization(
   return row
     ? { orgId: row.org_id, name: row.name, slug: row.slug, personal: row.personal, createdAt: row.created_at }
     : null;
+}
+
+const invitationQuery = `
+  SELECT i.id, i.org_id, i.email, i.role, i.invited_by, i.created_at, i.expires_at, i.accepted_at,
+         i.accepted_by, i.cancelled_at, i.cancel_reason, m.role AS inviter_role
+    FROM read.org_invitations i
+    LEFT JOIN read.org_members m ON m.org_id = i.org_id AND m.user_id = i.invited_by
+   WHERE i.org_id = $1`;
+
+/** The organization's invitations, newest first, each with its sender's current role. */
+export async function invitationsOf(pool: Pool, orgId: string): Promise<InvitationRow[]> {
+  const result = await pool.query<InvitationRow>(`${invitationQuery} ORDER BY i.created_at DESC, i.id`, [
+    orgId,
+  ]);
+  return result.rows;
+}
+
+export async function invitationIn(
+  pool: Pool,
+  orgId: string,
+  invitationId: string,
+): Promise<InvitationRow | null> {
+  const result = await pool.query<InvitationRow>(`${invitationQuery} AND i.id = $2`, [orgId, invitationId]);
+  return result.rows[0] ?? null;
 }

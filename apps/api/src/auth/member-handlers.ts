@@ -1,13 +1,6 @@
 import type { Request, Response } from 'express';
-import {
-  acceptInvitationBodySchema,
-  inviteMemberBodySchema,
-  removeMemberBodySchema,
-  updateMemberRoleBodySchema,
-  type Invitation,
-  type OrganizationMembership,
-} from '@portal/contracts';
-import { DomainError, requireRole } from '@portal/domain';
+import { removeMemberBodySchema, updateMemberRoleBodySchema } from '@portal/contracts';
+import { requireRole } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { respondToCommand } from '../commands/execute.js';
 import { parseInput } from '../http/validate.js';
@@ -18,92 +11,18 @@ import {
   requireCredential,
   requireSignedIn,
 } from './caller-rules.js';
-import { invitationOrganization, memberOf, membersOf } from './identity-queries.js';
+import { memberOf, membersOf } from './identity-queries.js';
 import { runOrganizationCommand } from './organization-commands.js';
-
-/** An invitation is good for a week. */
-const INVITATION_TTL_MS = 7 * 86_400_000;
 
 /**
  * Member management acts on the active organization. The role checked here is the one the authentication
  * found, for an early 403; the organization's decider checks it again against its stream, the truth,
  * capped by the credential (an API key's role), and alone decides who may touch owners.
  */
-function memberManager(req: Request, doing: string) {
+export function memberManager(req: Request, doing: string) {
   const caller = requireSignedIn(callerOf(req), doing);
   requireRole(caller, 'admin', doing);
   return { caller, orgId: requireActiveOrganization(caller).orgId };
-}
-
-/** `POST /api/auth/organization/invite-member`. */
-export async function inviteMember(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
-  const { caller, orgId } = memberManager(req, 'invite members');
-  const { email, role } = parseInput(inviteMemberBodySchema, req.body, 'invitation');
-  const at = deps.now();
-  const invitationId = deps.newId();
-  const expiresAt = new Date(at.getTime() + INVITATION_TTL_MS).toISOString();
-  const { outcome } = await runOrganizationCommand(
-    deps,
-    req,
-    orgId,
-    {
-      type: 'InviteMember',
-      data: { invitationId, email, role, expiresAt, actor: organizationActorOf(caller) },
-    },
-    { userId: caller.userId, at },
-  );
-  const invitation: Invitation = {
-    id: invitationId,
-    organizationId: orgId,
-    email: email.toLowerCase(),
-    role,
-    invitedBy: caller.userId,
-    expiresAt,
-  };
-  await respondToCommand(
-    deps,
-    req,
-    res,
-    { position: outcome.position, revision: null },
-    { status: 201, body: invitation },
-  );
-}
-
-/** `POST /api/auth/organization/accept-invitation`: the signed-in email must be the invited one. */
-export async function acceptInvitation(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
-  const caller = requireCredential(callerOf(req), ['session', 'jwt'], 'accept an invitation');
-  const { invitationId } = parseInput(acceptInvitationBodySchema, req.body, 'invitation');
-  const organization = await invitationOrganization(deps.pool, invitationId, caller.email);
-  if (!organization) throw new DomainError('NOT_FOUND', 'invitation not found');
-  const at = deps.now();
-  const { outcome, events } = await runOrganizationCommand(
-    deps,
-    req,
-    organization.orgId,
-    {
-      type: 'AcceptInvitation',
-      data: { invitationId, now: at.toISOString(), actor: organizationActorOf(caller) },
-    },
-    { userId: caller.userId, at },
-  );
-  const added = events.find((event) => event.type === 'MemberAdded');
-  if (added?.type !== 'MemberAdded') throw new Error('an accepted invitation adds a member');
-  const membership: OrganizationMembership = {
-    id: organization.orgId,
-    name: organization.name,
-    slug: organization.slug,
-    personal: organization.personal,
-    role: added.data.role,
-    createdAt: organization.createdAt.toISOString(),
-    joinedAt: at.toISOString(),
-  };
-  await respondToCommand(
-    deps,
-    req,
-    res,
-    { position: outcome.position, revision: null },
-    { status: 200, body: membership },
-  );
 }
 
 /** `POST /api/auth/organization/update-member-role`: owners alone make, unmake or demote owners. */

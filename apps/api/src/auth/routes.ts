@@ -1,15 +1,10 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Router, Request, RequestHandler, Response } from 'express';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { createApiKey, listOrganizationApiKeys, revokeApiKey } from './api-key-handlers.js';
-import {
-  acceptInvitation,
-  inviteMember,
-  listMembers,
-  removeMember,
-  updateMemberRole,
-} from './member-handlers.js';
+import { acceptInvitation, cancelInvitation, inviteMember, listInvitations } from './invitation-handlers.js';
+import { listMembers, removeMember, updateMemberRole } from './member-handlers.js';
 import { createOrganization, hasPermission, listOrganizations, setActive } from './organization-handlers.js';
 import { getSession, issueToken, signOut } from './session-handlers.js';
 import { signIn } from './sign-in.js';
@@ -33,6 +28,8 @@ const authTable: Readonly<Record<string, Methods>> = {
   'organization/set-active': { post: setActive },
   'organization/invite-member': { post: inviteMember },
   'organization/accept-invitation': { post: acceptInvitation },
+  'organization/list-invitations': { get: listInvitations },
+  'organization/cancel-invitation': { post: cancelInvitation },
   'organization/update-member-role': { post: updateMemberRole },
   'organization/remove-member': { post: removeMember },
   'organization/list-members': { get: listMembers },
@@ -53,7 +50,7 @@ function bind(deps: ApiDependencies, handler: Handler): RequestHandler {
  * with the message object and nothing of the request; an unknown path answers 404.
  */
 export function authRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   for (const [path, methods] of Object.entries(authTable)) {
     const full = `/api/auth/${path}`;
     // As `route` lists them for a 405, with OPTIONS added.

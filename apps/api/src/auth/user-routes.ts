@@ -1,14 +1,14 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { CurrentUser } from '@portal/contracts';
 import type { ApiDependencies } from '../dependencies.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { callerOf } from './caller.js';
 import { requireSignedIn } from './caller-rules.js';
 import { membershipsOf, userCreatedAt } from './identity-queries.js';
 
 /** `GET /api/v1/users/me` and `GET /api/v1/protected`: what a client needs to know who it is. */
 export function userRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/users/me', {
     get: async (req, res) => {
       const caller = requireSignedIn(callerOf(req), 'see your account');

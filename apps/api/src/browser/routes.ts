@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import type { Router, ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import {
   browserChildrenQuerySchema,
@@ -13,7 +13,7 @@ import {
 import { callerOf, principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { breadcrumbsOf } from './breadcrumbs.js';
 import { findNode, listNodes, type NodePage } from './node-queries.js';
@@ -81,7 +81,7 @@ const malformedEscape: ErrorRequestHandler = (error: unknown, _req, _res, next) 
 
 /** `root`, `nodes/:nodeId/children`, `nodes/:nodeId/breadcrumbs`, `path/*path`: mounted under each prefix. */
 function nodeRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/root', { get: rootHandler(deps) });
   route(router, '/nodes/:nodeId/children', {
     get: async (req, res) => {
@@ -127,7 +127,7 @@ function nodeRoutes(deps: ApiDependencies): Router {
  * same routes and `/api/v1/portal/browser/` as an alias of the root.
  */
 export function browserRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   const nodes = nodeRoutes(deps);
   router.use('/api/v1/browser', nodes);
   router.use('/browser', nodes);

@@ -1,10 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { listCatalogsQuerySchema } from '@portal/contracts';
 import { idParamsSchema } from '../http/params.js';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { idempotency } from '../http/idempotency.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { requireFound } from '../commands/execute.js';
 import { listPage } from '../http/list-page.js';
@@ -13,7 +13,7 @@ import { deleteCatalogs } from './delete-catalogs.js';
 import { getCatalog, listCatalogs } from './catalog-queries.js';
 
 export function catalogRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/portal/catalogs/create', { post: [idempotency(deps.pool), createCatalog(deps)] });
   route(router, '/api/v1/portal/catalogs/', {
     get: async (req, res) => {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { idParamsSchema } from '../http/params.js';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
@@ -6,14 +6,14 @@ import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { idempotency } from '../http/idempotency.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { collectionRecord } from './collection-record.js';
 import { createCollection } from './create-collection.js';
 
 export function collectionRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/portal/collections/create', {
     post: [idempotency(deps.pool), createCollection(deps)],
   });

@@ -1,9 +1,9 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Router, Request, RequestHandler, Response } from 'express';
 import { eventPositionSchema, eventsQuerySchema } from '@portal/contracts';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { SseConnection, type SseSink } from './sse-connection.js';
 import { commentFrame, retryFrame } from './sse-frames.js';
@@ -93,7 +93,7 @@ function streamHandler(deps: ApiDependencies): RequestHandler {
 }
 
 export function eventRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/events', { get: streamHandler(deps) });
   return router;
 }

@@ -1,10 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { ApiDependencies } from '../dependencies.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { runReadinessChecks } from './readiness.js';
 
 export function healthRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/health', {
     get: (_req, res) => {
       res.json({ status: 'ok' });

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import type { Router, Request, Response } from 'express';
 import { historyQuerySchema, portalItemQuerySchema, type AsOf } from '@portal/contracts';
 import { DomainError } from '@portal/domain';
 import { principalsOf } from '../auth/caller.js';
@@ -7,7 +7,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { listPage } from '../http/list-page.js';
 import { idParamsSchema } from '../http/params.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { actorNames } from './actor-names.js';
 import { pastObject, type NoPastObject } from './as-of.js';
@@ -21,7 +21,7 @@ import { readableStream } from './readable-stream.js';
  * truth, never a read model), each with its actor and what it changed.
  */
 export function historyRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/portal/items/:id/history', {
     get: async (req, res) => {
       const { id } = parseInput(idParamsSchema, req.params, 'path');

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger, Pool } from '@portal/platform';
-import { callerOf } from '../auth/caller.js';
+import { callerOf, type AuthenticatedCaller } from '../auth/caller.js';
+import { canonicalJson } from './canonical-json.js';
 import { HttpProblem } from './problem.js';
 
 /** How long a key is remembered; a pipeline retrying later than this creates anew. */
@@ -56,6 +57,33 @@ function capturedHeaders(res: Response): Record<string, string> {
 }
 
 /**
+ * Whose key, for which operation. Keys are the caller's own: another caller's request with the same key
+ * and body runs (and is checked) on its own, and never gets the first caller's response replayed. The
+ * operation is the method and the route template that matched, not the path as typed, so `/create` and
+ * `/create/` are one operation.
+ */
+export function idempotencyScope(
+  caller: Pick<AuthenticatedCaller, 'userId' | 'orgId'>,
+  method: string,
+  routeTemplate: string,
+): string {
+  return `${caller.userId ?? 'anonymous'} ${caller.orgId ?? '-'} ${method} ${routeTemplate}`;
+}
+
+function routeTemplateOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path !== 'string') throw new Error('idempotency() must run as a handler of a route');
+  return `${req.baseUrl}${path}`;
+}
+
+/** The same body with its fields in another order is the same request. */
+export function idempotencyRequestHash(body: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson(body ?? null))
+    .digest('hex');
+}
+
+/**
  * `Idempotency-Key` on creates: the first request with a key runs; a retry with the same key and body
  * gets the first response again (status, body, ETag, position); the same key with another body is a 422.
  * A key whose first request is still running answers 409. Only successes are remembered: after a 4xx or
@@ -71,13 +99,8 @@ export function idempotency(pool: Pool): RequestHandler {
     if (key.length < 1 || key.length > 255) {
       throw new HttpProblem(400, 'Idempotency-Key must be 1 to 255 characters', 'INVALID_IDEMPOTENCY_KEY');
     }
-    // Keys are the caller's own: another caller's request with the same key and body runs (and is
-    // checked) on its own, and never gets the first caller's response replayed.
-    const caller = callerOf(req);
-    const scope = `${caller.userId ?? 'anonymous'} ${caller.orgId ?? '-'} ${req.method} ${req.baseUrl}${req.path}`;
-    const requestHash = createHash('sha256')
-      .update(JSON.stringify(req.body ?? null))
-      .digest('hex');
+    const scope = idempotencyScope(callerOf(req), req.method, routeTemplateOf(req));
+    const requestHash = idempotencyRequestHash(req.body);
 
     const claimed = await pool.query(
       `INSERT INTO api.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)

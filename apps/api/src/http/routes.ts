@@ -1,7 +1,17 @@
-import type { Router, RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * Every router of the API. Paths are case-sensitive, as URLs are: `/API/v1/…` is not `/api/v1/…` and
+ * answers 404, so one resource has one spelling for the proxies, caches and access rules in front of
+ * the API (a rule on `/api/auth/` must not be walked around with `/Api/auth/`). A trailing slash is
+ * still optional (`/create/` is `/create`), as express has it.
+ */
+export function apiRouter(): Router {
+  return Router({ caseSensitive: true });
+}
 
 /**
  * Registers handlers for one path and answers every other method with 405 and `Allow`.

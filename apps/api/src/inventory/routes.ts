@@ -1,15 +1,15 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { inventoryQuerySchema } from '@portal/contracts';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { nextPageLinks } from '../browser/page-links.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { inventoryPage } from './inventory-page.js';
 import { inventoryTotals } from './inventory-totals.js';
 
 export function inventoryRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/portal/inventory/', {
     get: async (req, res) => {
       const query = parseInput(inventoryQuerySchema, req.query, 'query');

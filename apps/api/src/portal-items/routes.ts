@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { portalItemListQuerySchema } from '@portal/contracts';
 import { idParamsSchema } from '../http/params.js';
 import { principalsOf } from '../auth/caller.js';
@@ -6,7 +6,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '../commands/execute.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { accessRoutes } from '../access/routes.js';
@@ -17,7 +17,7 @@ import { listPortalObjects } from './list-portal-items.js';
 import { portalItemRecord, portalItemRecords } from './portal-item-record.js';
 
 export function portalItemRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   route(router, '/api/v1/portal/items/', {
     get: async (req, res) => {
       const query = parseInput(portalItemListQuerySchema, req.query, 'query');

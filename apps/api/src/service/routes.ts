@@ -1,14 +1,14 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { API_VERSION, buildOpenApiDocument } from '@portal/contracts';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { idempotency } from '../http/idempotency.js';
-import { route } from '../http/routes.js';
+import { apiRouter, route } from '../http/routes.js';
 import { runBatch } from './run-batch.js';
 
 /** `GET /` tells a newcomer (or a client) where everything is; `/api/v1/openapi.json` the full contract. */
 export function serviceRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+  const router = apiRouter();
   const openApiDocument = buildOpenApiDocument();
   route(router, '/', {
     get: (req, res) => {

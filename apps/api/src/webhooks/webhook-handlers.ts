@@ -1,5 +1,10 @@
 import type { Request, Response } from 'express';
-import { listQuerySchema, registerWebhookBodySchema, type CreatedWebhook } from '@portal/contracts';
+import {
+  listQuerySchema,
+  registerWebhookBodySchema,
+  rotateWebhookSecretBodySchema,
+  type CreatedWebhook,
+} from '@portal/contracts';
 import { DomainError, requireRole, type OrganizationCommand } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { respondToCommand } from '../commands/execute.js';
@@ -9,7 +14,6 @@ import { parseInput } from '../http/validate.js';
 import { callerOf } from '../auth/caller.js';
 import { organizationActorOf, requireActiveOrganization, requireSignedIn } from '../auth/caller-rules.js';
 import { runOrganizationCommand } from '../auth/organization-commands.js';
-import { randomToken } from '../auth/secrets.js';
 import { listDeliveries } from './delivery-queries.js';
 import { checkTargetUrl, outboundPolicyOf } from './target-url.js';
 import {
@@ -21,9 +25,14 @@ import {
   markWebhookRemoved,
   type WebhookRecord,
 } from './webhook-store.js';
+import {
+  newWebhookSecret,
+  restoreStoredSecrets,
+  rotateStoredSecret,
+  sealWebhookSecret,
+  type StoredSecrets,
+} from './webhook-secrets.js';
 import { webhookView } from './webhook-view.js';
-
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** Webhooks are the active organization's, for its admins and owners (any credential of theirs). */
 function webhookAdmin(req: Request, doing: string) {
@@ -41,8 +50,8 @@ async function requireWebhook(deps: ApiDependencies, req: Request, orgId: string
 }
 
 /**
- * `POST /api/v1/webhooks`: the decider checks the role; the endpoint row (with its secret) is written
- * before WebhookRegistered and deleted again if that append fails, as API keys are.
+ * `POST /api/v1/webhooks`: the decider checks the role; the endpoint row (with its sealed secret) is
+ * written before WebhookRegistered and deleted again if that append fails, as API keys are.
  */
 export async function registerWebhook(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
   const { caller, orgId } = webhookAdmin(req, 'register webhooks');
@@ -50,7 +59,7 @@ export async function registerWebhook(deps: ApiDependencies, req: Request, res: 
   const url = await checkTargetUrl(body.url, outboundPolicyOf(deps.config));
   const at = deps.now();
   const id = deps.newId();
-  const secret = `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+  const secret = newWebhookSecret();
   const eventTypes = body.eventTypes.includes('*') ? ['*'] : [...new Set(body.eventTypes)];
   const description = body.description === undefined || body.description === '' ? null : body.description;
   const record: WebhookRecord = {
@@ -65,6 +74,8 @@ export async function registerWebhook(deps: ApiDependencies, req: Request, res: 
     disabledAt: null,
     disabledReason: null,
     consecutiveFailures: 0,
+    secretRotatedAt: null,
+    previousSecretExpiresAt: null,
   };
   const command: OrganizationCommand = {
     type: 'RegisterWebhook',
@@ -77,7 +88,11 @@ export async function registerWebhook(deps: ApiDependencies, req: Request, res: 
     command,
     { userId: caller.userId, at },
     {
-      sideEffect: () => insertWebhook(deps.pool, { ...record, secret }),
+      sideEffect: () =>
+        insertWebhook(deps.pool, {
+          ...record,
+          sealedSecret: sealWebhookSecret(deps.webhookSecrets, id, secret),
+        }),
       undoSideEffect: () => deleteWebhook(deps.pool, id),
     },
   );
@@ -152,6 +167,59 @@ export async function enableWebhook(deps: ApiDependencies, req: Request, res: Re
     res,
     { position: outcome.position, revision: null },
     { status: 200, body: webhookView(enabled ?? found) },
+  );
+}
+
+/**
+ * `POST /api/v1/webhooks/{id}/rotate-secret`: a new secret, shown once; the current one becomes the
+ * previous and still signs deliveries for the grace period. The row changes before WebhookSecretRotated
+ * and is put back if that append fails, so a caller who got no answer keeps the secret they have.
+ */
+export async function rotateWebhookSecret(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const { caller, orgId } = webhookAdmin(req, 'rotate webhook secrets');
+  const found = await requireWebhook(deps, req, orgId);
+  const { gracePeriodSeconds } = parseInput(rotateWebhookSecretBodySchema, req.body ?? {}, 'rotation');
+  const at = deps.now();
+  const grace = gracePeriodSeconds ?? deps.config.WEBHOOK_SECRET_GRACE_SECONDS;
+  const previousExpiresAt = new Date(at.getTime() + grace * 1000);
+  const secret = newWebhookSecret();
+  const sealed = sealWebhookSecret(deps.webhookSecrets, found.id, secret);
+  let before: StoredSecrets | null = null;
+  const { outcome } = await runOrganizationCommand(
+    deps,
+    req,
+    orgId,
+    {
+      type: 'RotateWebhookSecret',
+      data: {
+        webhookId: found.id,
+        previousSecretExpiresAt: previousExpiresAt.toISOString(),
+        actor: organizationActorOf(caller),
+      },
+    },
+    { userId: caller.userId, at },
+    {
+      sideEffect: async () => {
+        before = await rotateStoredSecret(deps.pool, found.id, { sealed, previousExpiresAt, at });
+        if (before === null) throw new DomainError('NOT_FOUND', 'webhook not found');
+      },
+      undoSideEffect: async () => {
+        if (before !== null) await restoreStoredSecrets(deps.pool, found.id, sealed, before);
+      },
+    },
+  );
+  const rotated = await findWebhook(deps.pool, found.id, orgId);
+  res.setHeader('Cache-Control', 'no-store');
+  const body: CreatedWebhook = {
+    ...webhookView(rotated ?? { ...found, secretRotatedAt: at, previousSecretExpiresAt: previousExpiresAt }),
+    secret,
+  };
+  await respondToCommand(
+    deps,
+    req,
+    res,
+    { position: outcome.position, revision: null },
+    { status: 200, body },
   );
 }
 

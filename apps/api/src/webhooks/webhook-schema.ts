@@ -7,9 +7,11 @@
 export const webhookSchemaSql = `
 CREATE SCHEMA IF NOT EXISTS webhooks;
 
--- The signing secret is kept as it is: the worker must sign with it, so it cannot be only a digest.
--- It never enters an event or a log line; WebhookRegistered names the endpoint's host only, since the
--- URL itself may carry the receiver's token.
+-- The signing secret: the worker must sign with it, so it cannot be only a digest. It is sealed with
+-- WEBHOOK_SECRET_KEY (AES-256-GCM, bound to the row's id: enc:v1:<key id>:…); a row written before
+-- secrets were sealed holds whsec_… as it is until the API seals it at start. It never enters an event
+-- or a log line; WebhookRegistered names the endpoint's host only, since the URL itself may carry the
+-- receiver's token.
 CREATE TABLE IF NOT EXISTS webhooks.endpoints (
   id uuid PRIMARY KEY,
   org_id uuid NOT NULL,
@@ -30,6 +32,11 @@ CREATE TABLE IF NOT EXISTS webhooks.endpoints (
   removed_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS endpoints_org ON webhooks.endpoints (org_id, created_at) WHERE removed_at IS NULL;
+-- After a rotation the previous secret (sealed like the current one) still signs deliveries, next to
+-- the new one, until previous_secret_expires_at.
+ALTER TABLE webhooks.endpoints ADD COLUMN IF NOT EXISTS previous_secret text;
+ALTER TABLE webhooks.endpoints ADD COLUMN IF NOT EXISTS previous_secret_expires_at timestamptz;
+ALTER TABLE webhooks.endpoints ADD COLUMN IF NOT EXISTS secret_rotated_at timestamptz;
 
 -- One row per attempt, newest last.
 CREATE TABLE IF NOT EXISTS webhooks.deliveries (

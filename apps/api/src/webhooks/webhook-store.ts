@@ -1,6 +1,6 @@
 import type { Pool } from '@portal/platform';
 
-/** An endpoint as the API shows it; the secret is read only by the worker. */
+/** An endpoint as the API shows it; the secrets are read only by the worker. */
 export interface WebhookRecord {
   readonly id: string;
   readonly orgId: string;
@@ -13,6 +13,9 @@ export interface WebhookRecord {
   readonly disabledAt: Date | null;
   readonly disabledReason: string | null;
   readonly consecutiveFailures: number;
+  readonly secretRotatedAt: Date | null;
+  /** Until when the secret before the last rotation also signs deliveries. */
+  readonly previousSecretExpiresAt: Date | null;
 }
 
 interface WebhookRow {
@@ -27,10 +30,12 @@ interface WebhookRow {
   disabled_at: Date | null;
   disabled_reason: string | null;
   consecutive_failures: number;
+  secret_rotated_at: Date | null;
+  previous_secret_expires_at: Date | null;
 }
 
 const columns = `id, org_id, url, event_types, description, created_by, created_at, enabled, disabled_at,
-  disabled_reason, consecutive_failures`;
+  disabled_reason, consecutive_failures, secret_rotated_at, previous_secret_expires_at`;
 
 const toRecord = (row: WebhookRow): WebhookRecord => ({
   id: row.id,
@@ -44,6 +49,8 @@ const toRecord = (row: WebhookRow): WebhookRecord => ({
   disabledAt: row.disabled_at,
   disabledReason: row.disabled_reason,
   consecutiveFailures: row.consecutive_failures,
+  secretRotatedAt: row.secret_rotated_at,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
 });
 
 export async function insertWebhook(
@@ -52,7 +59,8 @@ export async function insertWebhook(
     WebhookRecord,
     'id' | 'orgId' | 'url' | 'eventTypes' | 'description' | 'createdBy' | 'createdAt'
   > & {
-    readonly secret: string;
+    /** Sealed (`sealWebhookSecret`): the clear secret is never written. */
+    readonly sealedSecret: string;
   },
 ): Promise<void> {
   await pool.query(
@@ -65,7 +73,7 @@ export async function insertWebhook(
       webhook.url,
       webhook.eventTypes,
       webhook.description,
-      webhook.secret,
+      webhook.sealedSecret,
       webhook.createdBy,
       webhook.createdAt,
     ],

@@ -14,5 +14,7 @@ export function webhookView(record: WebhookRecord): Webhook {
     consecutiveFailures: record.consecutiveFailures,
     createdBy: record.createdBy,
     createdAt: record.createdAt.toISOString(),
+    secretRotatedAt: record.secretRotatedAt?.toISOString() ?? null,
+    previousSecretExpiresAt: record.previousSecretExpiresAt?.toISOString() ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import type { Logger, OutboundPolicy, Pool } from '@portal/platform';
+import type { Logger, OutboundPolicy, Pool, SecretBox } from '@portal/platform';
 import {
   countFailedDelivery,
   disableTarget,
@@ -9,6 +9,7 @@ import {
 import { postDelivery, type PostResult } from './post-delivery.js';
 import { recordDisable, type RecordDisableDependencies } from './record-disable.js';
 import { signatureHeader } from './signature.js';
+import { signingSecretsOf } from './signing-secrets.js';
 import { deliveryIdOf, type DeliverWebhookJobData } from './webhook-queue.js';
 
 export interface DeliveryDependencies extends RecordDisableDependencies {
@@ -18,6 +19,8 @@ export interface DeliveryDependencies extends RecordDisableDependencies {
   /** Attempts of one delivery (the job's); the last failing one counts the delivery as failed. */
   readonly attempts: number;
   readonly disableAfterFailures: number;
+  /** Opens the signing secrets the API sealed (the same `WEBHOOK_SECRET_KEY`). */
+  readonly secrets: SecretBox;
   readonly post?: typeof postDelivery;
 }
 
@@ -44,6 +47,9 @@ export async function deliverWebhook(
   const deliveryId = deliveryIdOf(webhookId, eventId);
   const body = JSON.stringify(payload);
   const attemptedAt = deps.now();
+  // A secret that does not open is this deployment's fault, not the receiver's: the job fails (and is
+  // logged) without an attempt recorded or counted against the endpoint.
+  const secrets = signingSecretsOf(deps.secrets, target, attemptedAt, deps.logger);
   const post = deps.post ?? postDelivery;
   const result: PostResult = await post(
     {
@@ -54,7 +60,7 @@ export async function deliverWebhook(
         'user-agent': 'portal-catalog-service-webhooks/1',
         'x-portal-event': payload.type,
         'x-portal-delivery': deliveryId,
-        'x-portal-signature': signatureHeader(target.secret, body, attemptedAt),
+        'x-portal-signature': signatureHeader(secrets, body, attemptedAt),
       },
     },
     deps.policy,

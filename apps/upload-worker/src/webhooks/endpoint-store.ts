@@ -1,11 +1,15 @@
 import type { Pool } from '@portal/platform';
 
-/** What the worker needs of an endpoint: where, the key to sign with, and whether it still gets events. */
+/** What the worker needs of an endpoint: where, the keys to sign with, and whether it still gets events. */
 export interface DeliveryTarget {
   readonly id: string;
   readonly orgId: string;
   readonly url: string;
+  /** As stored: sealed (or clear text from before secrets were sealed). */
   readonly secret: string;
+  /** The secret before the last rotation, and until when it still signs. */
+  readonly previousSecret: string | null;
+  readonly previousSecretExpiresAt: Date | null;
   readonly active: boolean;
 }
 
@@ -15,14 +19,27 @@ export async function findTarget(pool: Pool, webhookId: string): Promise<Deliver
     org_id: string;
     url: string;
     secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: Date | null;
     active: boolean;
   }>(
-    `SELECT id, org_id, url, secret, (enabled AND removed_at IS NULL) AS active
+    `SELECT id, org_id, url, secret, previous_secret, previous_secret_expires_at,
+            (enabled AND removed_at IS NULL) AS active
        FROM webhooks.endpoints WHERE id = $1`,
     [webhookId],
   );
   const row = result.rows[0];
-  return row ? { id: row.id, orgId: row.org_id, url: row.url, secret: row.secret, active: row.active } : null;
+  return row
+    ? {
+        id: row.id,
+        orgId: row.org_id,
+        url: row.url,
+        secret: row.secret,
+        previousSecret: row.previous_secret,
+        previousSecretExpiresAt: row.previous_secret_expires_at,
+        active: row.active,
+      }
+    : null;
 }
 
 export interface AttemptRecord {

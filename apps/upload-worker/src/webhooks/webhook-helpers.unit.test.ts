@@ -10,16 +10,23 @@ describe('signatureHeader', () => {
   const at = new Date('2025-06-01T12:00:00.999Z');
 
   it('is t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">', () => {
-    const header = signatureHeader(secret, body, at);
+    const header = signatureHeader([secret], body, at);
     const expected = createHmac('sha256', secret).update(`1748779200.${body}`).digest('hex');
     expect(header).toBe(`t=1748779200,v1=${expected}`);
   });
 
+  it('carries one v1 per secret, in the order given', () => {
+    const previous = 'whsec_previous';
+    const header = signatureHeader([secret, previous], body, at);
+    const hmac = (key: string) => createHmac('sha256', key).update(`1748779200.${body}`).digest('hex');
+    expect(header).toBe(`t=1748779200,v1=${hmac(secret)},v1=${hmac(previous)}`);
+  });
+
   it('changes with the body, the secret and the time', () => {
-    const header = signatureHeader(secret, body, at);
-    expect(signatureHeader(secret, `${body} `, at)).not.toBe(header);
-    expect(signatureHeader('whsec_other', body, at)).not.toBe(header);
-    expect(signatureHeader(secret, body, new Date(at.getTime() + 1000))).not.toBe(header);
+    const header = signatureHeader([secret], body, at);
+    expect(signatureHeader([secret], `${body} `, at)).not.toBe(header);
+    expect(signatureHeader(['whsec_other'], body, at)).not.toBe(header);
+    expect(signatureHeader([secret], body, new Date(at.getTime() + 1000))).not.toBe(header);
   });
 });
 

@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Config } from '@portal/platform';
+import { webhookSecretBox, type Config } from '@portal/platform';
 import type { OpenedDependencies } from '../worker-dependencies.js';
 import { problemLog } from '../problem-log.js';
 import { settlesWithin } from '../within.js';
@@ -49,6 +49,7 @@ export function startWebhooks(config: Config, opened: OpenedDependencies): Runni
     },
     attempts: config.WEBHOOK_ATTEMPTS,
     disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
+    secrets: webhookSecretBox(config, logger),
   };
   const worker = new Worker(WEBHOOK_QUEUE_NAME, (job) => processJob(deliveryDeps, job), {
     connection: opened.redisConnection('webhook-worker'),

@@ -126,6 +126,8 @@ describe('OpenAPI document', () => {
     ['post', '/api/auth/organization/set-active'],
     ['post', '/api/auth/organization/invite-member'],
     ['post', '/api/auth/organization/accept-invitation'],
+    ['get', '/api/auth/organization/list-invitations'],
+    ['post', '/api/auth/organization/cancel-invitation'],
     ['post', '/api/auth/organization/update-member-role'],
     ['post', '/api/auth/organization/remove-member'],
     ['get', '/api/auth/organization/list-members'],

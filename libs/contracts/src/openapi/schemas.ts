@@ -81,10 +81,13 @@ import {
 } from '../auth.js';
 import {
   acceptInvitationBodySchema,
+  cancelInvitationBodySchema,
   createOrganizationBodySchema,
   hasPermissionBodySchema,
   hasPermissionSchema,
+  invitationListSchema,
   invitationSchema,
+  invitationViewSchema,
   inviteMemberBodySchema,
   memberListSchema,
   memberSchema,
@@ -98,6 +101,7 @@ import {
 import {
   createdWebhookSchema,
   registerWebhookBodySchema,
+  rotateWebhookSecretBodySchema,
   webhookDeliveryPageSchema,
   webhookDeliverySchema,
   webhookListSchema,
@@ -131,10 +135,12 @@ export const requestSchemas: Record<string, z.ZodType> = {
   SetActiveOrganizationRequest: setActiveOrganizationBodySchema,
   InviteMemberRequest: inviteMemberBodySchema,
   AcceptInvitationRequest: acceptInvitationBodySchema,
+  CancelInvitationRequest: cancelInvitationBodySchema,
   UpdateMemberRoleRequest: updateMemberRoleBodySchema,
   RemoveMemberRequest: removeMemberBodySchema,
   HasPermissionRequest: hasPermissionBodySchema,
   RegisterWebhookRequest: registerWebhookBodySchema,
+  RotateWebhookSecretRequest: rotateWebhookSecretBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */
@@ -192,6 +198,8 @@ export const responseSchemas: Record<string, z.ZodType> = {
   OrganizationMembership: organizationMembershipSchema,
   OrganizationList: organizationListSchema,
   Invitation: invitationSchema,
+  InvitationView: invitationViewSchema,
+  InvitationList: invitationListSchema,
   Member: memberSchema,
   MemberList: memberListSchema,
   RemovedMember: removedMemberSchema,

@@ -69,7 +69,7 @@ export const headerParameters: Record<RequestHeader, JsonObject> = {
     name: httpHeaders.idempotencyKey,
     in: 'header',
     description:
-      'A retry with the same key and body returns the first successful response again; the same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request with the key still runs, 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`. Failures are not remembered: after one the key may be retried.',
+      "The caller's own, for this operation (method and route, however the path is spelled), for 24 hours. A retry with the same key and body (compared as JSON: fields in any order) returns the first successful response again; the same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request with the key still runs, 409 `IDEMPOTENCY_KEY_IN_PROGRESS` with `Retry-After`. Failures are not remembered: after one the key may be retried.",
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   Prefer: {

@@ -2,6 +2,7 @@ import { listQuerySchema } from '../common.js';
 import {
   createdWebhookSchema,
   registerWebhookBodySchema,
+  rotateWebhookSecretBodySchema,
   webhookDeliveryPageSchema,
   webhookListSchema,
   webhookSchema,
@@ -78,6 +79,18 @@ export const webhookRoutes: readonly Route[] = [
     pathParameters: ['WebhookId'],
     responses: organizationCommand(200, 'The enabled endpoint.', webhookSchema),
     errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    summary: "Rotate a webhook endpoint's signing secret",
+    description: `Deliveries are signed with a new secret from now on, shown this once in the answer. The previous secret still signs them too for \`gracePeriodSeconds\` (default \`WEBHOOK_SECRET_GRACE_SECONDS\`, a day): \`X-Portal-Signature\` then carries two \`v1=\` signatures, the new secret's first, so a receiver can switch secrets without missing a delivery. A rotation within the grace period of another drops the oldest secret. The body may be empty. Recorded as WebhookSecretRotated. ${adminNote}`,
+    tag: 'webhooks',
+    pathParameters: ['WebhookId'],
+    body: rotateWebhookSecretBodySchema,
+    responses: organizationCommand(200, 'The endpoint and its new secret.', createdWebhookSchema),
+    errors: [400, 401, 403, 404, 413, 415],
   },
   {
     method: 'get',

@@ -48,6 +48,23 @@ export interface MemberInvited {
   };
 }
 
+/**
+ * Why an invitation ended before anyone accepted it: an admin withdrew it, or the member who sent it was
+ * removed (or left), or was demoted below the role needed to invite at the invitation's role. An
+ * invitation is only as good as its sender's right to make it.
+ */
+export type InvitationCancelReason = 'cancelled' | 'inviter-removed' | 'inviter-demoted';
+
+/** A pending invitation ended: it can no longer be accepted. Expiry needs no event (`expiresAt`). */
+export interface InvitationCancelled {
+  readonly type: 'InvitationCancelled';
+  readonly data: {
+    readonly orgId: string;
+    readonly invitationId: string;
+    readonly reason: InvitationCancelReason;
+  };
+}
+
 export interface MemberRoleChanged {
   readonly type: 'MemberRoleChanged';
   readonly data: { readonly orgId: string; readonly userId: string; readonly from: Role; readonly to: Role };
@@ -113,12 +130,27 @@ export interface WebhookEnabled {
   readonly data: { readonly orgId: string; readonly webhookId: string };
 }
 
-export type WebhookEvent = WebhookRegistered | WebhookRemoved | WebhookDisabled | WebhookEnabled;
+/**
+ * The endpoint signs with a new secret from now on; the previous one also signs until
+ * `previousSecretExpiresAt`, so receivers can switch without missing a delivery. Neither secret is here.
+ */
+export interface WebhookSecretRotated {
+  readonly type: 'WebhookSecretRotated';
+  readonly data: {
+    readonly orgId: string;
+    readonly webhookId: string;
+    readonly previousSecretExpiresAt: string;
+  };
+}
+
+export type WebhookEvent =
+  WebhookRegistered | WebhookRemoved | WebhookDisabled | WebhookEnabled | WebhookSecretRotated;
 
 export type OrganizationEvent =
   | OrganizationCreated
   | MemberAdded
   | MemberInvited
+  | InvitationCancelled
   | MemberRoleChanged
   | MemberRemoved
   | ApiKeyCreated

@@ -3,3 +3,4 @@ export * from './organization-commands.js';
 export * from './organization-state.js';
 export * from './organization-decider.js';
 export * from './webhook-decider.js';
+export { mayInviteAs, roleNeededToInvite } from './member-role.js';

@@ -44,6 +44,15 @@ export type OrganizationCommand =
       };
     }
   | {
+      /** Withdraw a pending invitation; `now` tells an expired one, which needs no cancelling. */
+      readonly type: 'CancelInvitation';
+      readonly data: {
+        readonly invitationId: string;
+        readonly now: string;
+        readonly actor: OrganizationActor;
+      };
+    }
+  | {
       readonly type: 'ChangeMemberRole';
       readonly data: { readonly userId: string; readonly role: Role; readonly actor: OrganizationActor };
     }
@@ -87,6 +96,14 @@ export type WebhookCommand =
   | {
       readonly type: 'EnableWebhook';
       readonly data: { readonly webhookId: string; readonly actor: OrganizationActor };
+    }
+  | {
+      readonly type: 'RotateWebhookSecret';
+      readonly data: {
+        readonly webhookId: string;
+        readonly previousSecretExpiresAt: string;
+        readonly actor: OrganizationActor;
+      };
     }
   | {
       /** The delivery worker's own decision: no member acts, so no role is checked. */

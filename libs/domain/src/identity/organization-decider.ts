@@ -1,11 +1,11 @@
 import { DomainError } from '../errors.js';
-import { atLeast, roleRank, weakerRole, type Role } from '../access/roles.js';
+import { roleRank, type Role } from '../access/roles.js';
 import type { OrganizationEvent } from './events.js';
-import type { OrganizationActor, OrganizationCommand } from './organization-commands.js';
+import { decideInvitation, invitationsEndedBy } from './invitation-decider.js';
+import { requireMemberRole, type LiveOrganization } from './member-role.js';
+import type { OrganizationCommand } from './organization-commands.js';
 import type { OrganizationState } from './organization-state.js';
 import { decideWebhook } from './webhook-decider.js';
-
-type LiveOrganization = Extract<OrganizationState, { status: 'live' }>;
 
 /**
  * Decides an organization command: the events to append, or a `DomainError`. Someone who is not a
@@ -25,44 +25,10 @@ export function decideOrganization(
   }
   if (state.status !== 'live') throw new DomainError('NOT_FOUND', 'organization not found');
   switch (command.type) {
-    case 'InviteMember': {
-      const { invitationId, email, role, expiresAt, actor } = command.data;
-      requireMemberRole(state, actor, 'admin', 'invite members');
-      if (role === 'owner') requireMemberRole(state, actor, 'owner', 'invite an owner');
-      return [
-        {
-          type: 'MemberInvited',
-          data: {
-            orgId: state.id,
-            invitationId,
-            email: email.toLowerCase(),
-            role,
-            invitedBy: actor.userId,
-            expiresAt,
-          },
-        },
-      ];
-    }
-    case 'AcceptInvitation': {
-      const { invitationId, now, actor } = command.data;
-      const invitation = state.invitations.get(invitationId);
-      // Someone else's invitation is reported as missing: its id tells nothing to anyone but the invitee.
-      if (!invitation || invitation.email !== actor.email.toLowerCase()) {
-        throw new DomainError('NOT_FOUND', 'invitation not found');
-      }
-      if (invitation.accepted) throw new DomainError('INVALID_STATE', 'the invitation was already accepted');
-      if (invitation.expiresAt <= now)
-        throw new DomainError('INVALID_STATE', 'the invitation has expired; ask for a new one');
-      if (state.members.has(actor.userId)) {
-        throw new DomainError('ALREADY_EXISTS', 'you are already a member of this organization');
-      }
-      return [
-        {
-          type: 'MemberAdded',
-          data: { orgId: state.id, userId: actor.userId, role: invitation.role, invitationId },
-        },
-      ];
-    }
+    case 'InviteMember':
+    case 'AcceptInvitation':
+    case 'CancelInvitation':
+      return decideInvitation(command, state);
     case 'ChangeMemberRole': {
       const { userId, role, actor } = command.data;
       requireMemberRole(state, actor, 'admin', 'change roles');
@@ -71,7 +37,10 @@ export function decideOrganization(
       if (current === 'owner' || role === 'owner')
         requireMemberRole(state, actor, 'owner', 'make or unmake owners');
       if (current === 'owner') requireAnotherOwner(state, userId);
-      return [{ type: 'MemberRoleChanged', data: { orgId: state.id, userId, from: current, to: role } }];
+      return [
+        { type: 'MemberRoleChanged', data: { orgId: state.id, userId, from: current, to: role } },
+        ...invitationsEndedBy(state, userId, role),
+      ];
     }
     case 'RemoveMember': {
       const { userId, actor } = command.data;
@@ -80,7 +49,10 @@ export function decideOrganization(
       const current = requireMember(state, userId);
       if (current === 'owner' && !leaving) requireMemberRole(state, actor, 'owner', 'remove an owner');
       if (current === 'owner') requireAnotherOwner(state, userId);
-      return [{ type: 'MemberRemoved', data: { orgId: state.id, userId, role: current } }];
+      return [
+        { type: 'MemberRemoved', data: { orgId: state.id, userId, role: current } },
+        ...invitationsEndedBy(state, userId, null),
+      ];
     }
     case 'CreateApiKey': {
       const { keyId, name, role, prefix, expiresAt, actor } = command.data;
@@ -109,27 +81,10 @@ export function decideOrganization(
     case 'RegisterWebhook':
     case 'RemoveWebhook':
     case 'EnableWebhook':
+    case 'RotateWebhookSecret':
     case 'DisableWebhook':
       return decideWebhook(command, state);
   }
-}
-
-/**
- * The actor's current role from the organization's own events, capped by their credential (an API key
- * never acts above its role), checked against `minimum`.
- */
-function requireMemberRole(
-  state: LiveOrganization,
-  actor: OrganizationActor,
-  minimum: Role,
-  doing: string,
-): Role {
-  const member = state.members.get(actor.userId) ?? null;
-  if (member === null) throw new DomainError('NOT_FOUND', 'organization not found');
-  const role = actor.roleCap === null ? member : weakerRole(member, actor.roleCap);
-  if (!atLeast(role, minimum))
-    throw new DomainError('FORBIDDEN', `to ${doing} you need the ${minimum} role or higher`);
-  return role;
 }
 
 function requireMember(state: LiveOrganization, userId: string): Role {

@@ -1,11 +1,18 @@
 import type { Role } from '../access/roles.js';
 import type { OrganizationEvent, WebhookEvent } from './events.js';
 
+/**
+ * `open` until accepted or cancelled. Expiry is not a state: it depends on the clock, so whoever
+ * decides compares `expiresAt` with the time of the command.
+ */
+export type InvitationStatus = 'open' | 'accepted' | 'cancelled';
+
 export interface Invitation {
   readonly email: string;
   readonly role: Role;
+  readonly invitedBy: string;
   readonly expiresAt: string;
-  readonly accepted: boolean;
+  readonly status: InvitationStatus;
 }
 
 export interface ApiKeyState {
@@ -65,15 +72,32 @@ export function evolveOrganization(state: OrganizationState, event: Organization
         members: withEntry(state.members, userId, role),
         invitations:
           invitationId !== null && invitation
-            ? withEntry(state.invitations, invitationId, { ...invitation, accepted: true })
+            ? withEntry(state.invitations, invitationId, { ...invitation, status: 'accepted' })
             : state.invitations,
       };
     }
     case 'MemberInvited': {
-      const { invitationId, email, role, expiresAt } = event.data;
+      const { invitationId, email, role, invitedBy, expiresAt } = event.data;
       return {
         ...state,
-        invitations: withEntry(state.invitations, invitationId, { email, role, expiresAt, accepted: false }),
+        invitations: withEntry(state.invitations, invitationId, {
+          email,
+          role,
+          invitedBy,
+          expiresAt,
+          status: 'open',
+        }),
+      };
+    }
+    case 'InvitationCancelled': {
+      const invitation = state.invitations.get(event.data.invitationId);
+      if (!invitation || invitation.status !== 'open') return state;
+      return {
+        ...state,
+        invitations: withEntry(state.invitations, event.data.invitationId, {
+          ...invitation,
+          status: 'cancelled',
+        }),
       };
     }
     case 'MemberRoleChanged':
@@ -96,6 +120,7 @@ export function evolveOrganization(state: OrganizationState, event: Organization
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       return evolveWebhooks(state, event);
   }
 }
@@ -116,6 +141,9 @@ function evolveWebhooks(state: LiveOrganizationState, event: WebhookEvent): Live
       return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: false }) };
     case 'WebhookEnabled':
       return { ...state, webhooks: withEntry(state.webhooks, id, { ...webhook, enabled: true }) };
+    // The secrets live in the API's `webhooks` schema; no rule depends on them.
+    case 'WebhookSecretRotated':
+      return state;
   }
 }
 

@@ -7,8 +7,8 @@ import type { OrganizationState, WebhookState } from './organization-state.js';
 type LiveOrganization = Extract<OrganizationState, { status: 'live' }>;
 
 /**
- * Webhook endpoints are the organization's: admins and owners register, remove and re-enable them (an
- * API key with its role capped as everywhere). Only the delivery worker disables one, so `DisableWebhook`
+ * Webhook endpoints are the organization's: admins and owners register, remove, re-enable them and
+ * rotate their signing secrets (an API key with its role capped as everywhere). Only the delivery worker disables one, so `DisableWebhook`
  * checks no role. A command that changes nothing (removing a removed endpoint, enabling an enabled one)
  * decides no event.
  */
@@ -41,6 +41,12 @@ export function decideWebhook(command: WebhookCommand, state: LiveOrganization):
       requireAdmin(state, actor, 'enable webhooks');
       const webhook = requireLive(state, webhookId);
       return webhook.enabled ? [] : [{ type: 'WebhookEnabled', data: { orgId, webhookId } }];
+    }
+    case 'RotateWebhookSecret': {
+      const { webhookId, previousSecretExpiresAt, actor } = command.data;
+      requireAdmin(state, actor, 'rotate webhook secrets');
+      requireLive(state, webhookId);
+      return [{ type: 'WebhookSecretRotated', data: { orgId, webhookId, previousSecretExpiresAt } }];
     }
     case 'DisableWebhook': {
       const { webhookId, reason } = command.data;

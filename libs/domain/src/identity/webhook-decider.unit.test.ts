@@ -102,4 +102,20 @@ describe('webhook decider', () => {
     ]);
     expect(decide(enable, [...founded, registered])).toEqual([]);
   });
+
+  it('rotates the secret of a live endpoint for admins, recording until when the previous one signs', () => {
+    const until = '2025-06-02T12:00:00.000Z';
+    const rotate = (by: OrganizationActor): WebhookCommand => ({
+      type: 'RotateWebhookSecret',
+      data: { webhookId, previousSecretExpiresAt: until, actor: by },
+    });
+    expect(decide(rotate(actor(admin)), [...founded, registered])).toEqual([
+      { type: 'WebhookSecretRotated', data: { orgId, webhookId, previousSecretExpiresAt: until } },
+    ]);
+    expect(codeOf(() => decide(rotate(actor(editor)), [...founded, registered]))).toBe('FORBIDDEN');
+    expect(codeOf(() => decide(rotate(actor(owner, 'editor')), [...founded, registered]))).toBe('FORBIDDEN');
+    const removed: OrganizationEvent = { type: 'WebhookRemoved', data: { orgId, webhookId } };
+    expect(codeOf(() => decide(rotate(actor(admin)), [...founded, registered, removed]))).toBe('NOT_FOUND');
+    expect(codeOf(() => decide(rotate(actor(admin))))).toBe('NOT_FOUND');
+  });
 });

@@ -5,6 +5,7 @@ const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'OrganizationCreated',
   'MemberAdded',
   'MemberInvited',
+  'InvitationCancelled',
   'MemberRoleChanged',
   'MemberRemoved',
   'ApiKeyCreated',
@@ -13,6 +14,7 @@ const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'WebhookRemoved',
   'WebhookDisabled',
   'WebhookEnabled',
+  'WebhookSecretRotated',
 ] satisfies readonly IdentityEventType[]);
 
 /**

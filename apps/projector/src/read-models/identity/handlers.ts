@@ -27,6 +27,7 @@ export async function applyIdentityEvent(
       return organizationCreated(sql, event, recorded);
     case 'MemberAdded':
     case 'MemberInvited':
+    case 'InvitationCancelled':
     case 'MemberRoleChanged':
     case 'MemberRemoved':
     case 'ApiKeyCreated':
@@ -35,6 +36,7 @@ export async function applyIdentityEvent(
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       if (await advanceOrganization(sql, event.data.orgId, recorded)) await applyToMembers(sql, event, at);
       return;
     default:
@@ -87,6 +89,13 @@ async function applyToMembers(
       return memberAdded(sql, event, at);
     case 'MemberInvited':
       return memberInvited(sql, event, at);
+    case 'InvitationCancelled':
+      await sql.query(
+        `UPDATE org_invitations SET cancelled_at = $2, cancel_reason = $3
+          WHERE id = $1 AND accepted_at IS NULL AND cancelled_at IS NULL`,
+        [event.data.invitationId, at, event.data.reason],
+      );
+      return;
     case 'MemberRoleChanged':
       await sql.query(
         `UPDATE org_members SET role = $3, updated_at = $4 WHERE org_id = $1 AND user_id = $2`,
@@ -107,6 +116,7 @@ async function applyToMembers(
     case 'WebhookRemoved':
     case 'WebhookDisabled':
     case 'WebhookEnabled':
+    case 'WebhookSecretRotated':
       return;
     default:
       return exhausted(event);

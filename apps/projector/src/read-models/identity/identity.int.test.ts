@@ -148,4 +148,41 @@ describe('identity read model', () => {
     expect(org.rows[0]?.version).toBe('3');
     expect(await members(orgId)).toEqual([{ user_id: ownerId, role: 'owner' }]);
   });
+
+  it('records when and why an invitation was cancelled, once', async () => {
+    const ownerId = randomUUID();
+    const orgId = randomUUID();
+    const invitationId = randomUUID();
+    const events = [
+      ...createdOrganization(orgId, ownerId),
+      orgEvent({
+        type: 'MemberInvited',
+        data: {
+          orgId,
+          invitationId,
+          email: 'x@example.org',
+          role: 'admin',
+          invitedBy: ownerId,
+          expiresAt: '2025-03-08T00:00:00.000Z',
+        },
+      }),
+      orgEvent(
+        { type: 'InvitationCancelled', data: { orgId, invitationId, reason: 'inviter-removed' } },
+        '2025-03-02T00:00:00.000Z',
+      ),
+    ];
+    await db.apply(events);
+    await db.apply(events);
+    const row = await db.pool.query(
+      `SELECT cancelled_at, cancel_reason, accepted_at FROM "${db.schema}".org_invitations WHERE id = $1`,
+      [invitationId],
+    );
+    expect(row.rows).toEqual([
+      {
+        cancelled_at: new Date('2025-03-02T00:00:00.000Z'),
+        cancel_reason: 'inviter-removed',
+        accepted_at: null,
+      },
+    ]);
+  });
 });

@@ -49,5 +49,10 @@ CREATE TABLE IF NOT EXISTS org_invitations (
   accepted_at timestamptz,
   accepted_by uuid
 );
+-- Ended before acceptance (InvitationCancelled): by an admin, or because its sender was removed or
+-- demoted. Added with ADD COLUMN IF NOT EXISTS so an existing read schema gains them in place.
+ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancelled_at timestamptz;
+ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancel_reason text
+  CHECK (cancel_reason IN ('cancelled', 'inviter-removed', 'inviter-demoted'));
 CREATE INDEX IF NOT EXISTS org_invitations_org ON org_invitations (org_id, created_at);
 CREATE INDEX IF NOT EXISTS org_invitations_email ON org_invitations (email, created_at);
