@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inventoryPageSchema, type InventoryEntry, type InventoryPage } from '@portal/contracts';
 import { createMany, pageAll, waitForProjection } from './support/browser-tree.js';
-import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+} from './support/http.js';
 import { createItem, fileOf, uploadParts, waitForStatus } from './support/uploads.js';
 import { useSignedInCaller } from './support/auth.js';
 
@@ -174,7 +180,7 @@ describe('inventory', () => {
 
     const id = made.ids[0] ?? '';
     const removed = await call('DELETE', `/api/v1/portal/items/${id}`);
-    expect(removed.status).toBe(200);
+    await expectCommand(removed, 200, 'delete');
     expect((await inventory('?limit=1')).body.totals.objects).toBe(before.body.totals.objects);
   });
 
@@ -223,7 +229,7 @@ describe('inventory', () => {
     expect(view.body.items).toEqual([expect.objectContaining({ id: done.portalItemId, hasChildren: false })]);
 
     // A deleted item takes its bytes out of the totals.
-    expect((await call('DELETE', `/api/v1/portal/items/${done.portalItemId}`)).status).toBe(200);
+    await expectCommand(await call('DELETE', `/api/v1/portal/items/${done.portalItemId}`), 200, 'delete');
     expect((await inventory('?limit=1')).body.totals.assetBytes).toBe(before.assetBytes);
   });
 

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { portalItemRecordSchema } from '@portal/contracts';
-import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+  link,
+} from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -43,7 +50,7 @@ describe('portal items: every kind through one path', () => {
       body: { title: 'After' },
       headers: { 'if-match': '"0"' },
     });
-    expect(updated.status).toBe(200);
+    await expectCommand(updated, 200, 'update');
     expect(updated.headers.get('etag')).toBe('"1"');
     const read = await call('GET', `/api/v1/portal/items/${id}`);
     expect(read.body).toMatchObject({ title: 'After', slug: 'after', revision: 1 });
@@ -64,7 +71,7 @@ describe('portal items: every kind through one path', () => {
     const child = await createCatalog({ title: 'Child of A', parentId: a });
 
     const moved = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: b } });
-    expect(moved.status).toBe(200);
+    await expectCommand(moved, 200, 'move');
     expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 3 });
     expect((await call('GET', `/api/v1/portal/catalogs/${b}`)).body).toMatchObject({ childCount: 1 });
 
@@ -73,7 +80,7 @@ describe('portal items: every kind through one path', () => {
     expect(cycle.body).toMatchObject({ code: 'CYCLE' });
 
     const backToRoot = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: null } });
-    expect(backToRoot.status).toBe(200);
+    await expectCommand(backToRoot, 200, 'move to the root');
     expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 2 });
   });
 
@@ -85,7 +92,7 @@ describe('portal items: every kind through one path', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'NOT_EMPTY' });
 
-    expect((await call('DELETE', `/api/v1/portal/items/${parent}?recursive=true`)).status).toBe(200);
+    await expectCommand(await call('DELETE', `/api/v1/portal/items/${parent}?recursive=true`), 200, 'delete');
     expect((await call('GET', `/api/v1/portal/items/${parent}`)).status).toBe(404);
     expect((await call('GET', `/api/v1/collections/${child}`)).status).toBe(404);
     const again = await call('PATCH', `/api/v1/portal/items/${child}`, { body: { title: 'Ghost' } });
