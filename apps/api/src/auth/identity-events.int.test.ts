@@ -3,33 +3,37 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import type { EventStore } from '@portal/domain';
-import { InMemoryEventStore } from '@portal/eventstore';
 import { createLogger, loadConfig } from '@portal/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleCommandAt, type CommandAnswer } from '../../../../test/support/command-answer.js';
 import { useAuthDatabase } from '../../test/support/auth-database.js';
+import { usePostgresEventStore } from '../../test/support/event-store.js';
+import { useProjector } from '../../test/support/projector.js';
 import { createApp } from '../app.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from '../events/change-feed-hub.js';
-import type { ProjectionWaiter } from '../projection/projection-waiter.js';
 import { createAuthServices } from './auth-services.js';
 
 /**
- * The identity commands through the real app on the real `auth` schema, with an in-memory event store
- * the test can read and break: what the events say, and what is left behind when an append fails.
+ * The identity commands through the real app on the real `auth` schema, the PostgreSQL event store and
+ * the projector, all in the test file's own database: what the events say, and what is left behind
+ * when an append fails.
  */
 const db = useAuthDatabase('identity_events');
-const store = new InMemoryEventStore();
-/** Stream prefixes whose appends fail, as a store that is down would. */
+const events = usePostgresEventStore(db);
+const projector = useProjector(db);
+/** Stream prefixes whose appends fail, as they would with the event store down. */
 const failing = new Set<string>();
+/** The real store, except that appends to a `failing` stream are refused before they reach it. */
 const breakableStore: EventStore = {
-  append: (streamId, events, options) =>
+  append: (streamId, toAppend, options) =>
     [...failing].some((prefix) => streamId.startsWith(prefix))
       ? Promise.reject(new Error('event store unavailable'))
-      : store.append(streamId, events, options),
-  readStream: (streamId) => store.readStream(streamId),
-  subscribeAll: (options) => store.subscribeAll(options),
-  headPosition: () => store.headPosition(),
-  close: () => store.close(),
+      : events.store.append(streamId, toAppend, options),
+  readStream: (streamId) => events.store.readStream(streamId),
+  subscribeAll: (options) => events.store.subscribeAll(options),
+  headPosition: () => events.store.headPosition(),
+  close: () => Promise.resolve(),
 };
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1', { maxRetriesPerRequest: 1 });
@@ -49,8 +53,7 @@ beforeAll(async () => {
     logger,
     pool: db.pool,
     eventStore: breakableStore,
-    // No projector here: nothing to wait for.
-    projection: { waitFor: () => Promise.resolve(true) } as unknown as ProjectionWaiter,
+    projection: projector.waiter,
     objectStore: {} as ApiDependencies['objectStore'],
     uploadQueue: { enqueueCompletion: () => Promise.resolve() },
     readinessChecks: [],
@@ -98,18 +101,23 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   };
 }
 
+/** A command's success: `success`, or 202 (projected later than the API waits) and then projected. */
+async function expectCommand(answer: CommandAnswer, success = 201): Promise<void> {
+  await settleCommandAt(baseUrl, answer, success, 'command');
+}
+
 const password = 'a password nobody guesses';
 
 describe('identity events', () => {
   it('records sign-up as the new user: their registration and their personal organization', async () => {
     const email = `ada-${randomUUID()}@example.org`;
     const response = await post('/api/auth/sign-up/email', { email, password, name: 'Ada' });
-    expect(response.status).toBe(201);
+    await expectCommand(response);
     const userId = String(response.body.user?.id);
     const orgId = String(response.body.session?.activeOrganizationId);
 
-    const userEvents = await store.readStream(`user-${userId}`);
-    const orgEvents = await store.readStream(`org-${orgId}`);
+    const userEvents = await events.store.readStream(`user-${userId}`);
+    const orgEvents = await events.store.readStream(`org-${orgId}`);
     expect(userEvents.map((event) => event.type)).toEqual(['UserRegistered']);
     expect(orgEvents.map((event) => event.type)).toEqual(['OrganizationCreated', 'MemberAdded']);
     expect(orgEvents[0]?.data).toMatchObject({ orgId, name: 'Ada', personal: true, createdBy: userId });
@@ -130,27 +138,23 @@ describe('identity events', () => {
       password,
       name: 'Grace',
     });
+    // Projected: the projector made Grace the owner of her personal organization.
+    await expectCommand(signedUp);
     const cookie = (signedUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
     const headers = { cookie, 'x-csrf-token': String(signedUp.body.csrfToken) };
-    // What the projector would have written: the owner of the personal organization.
-    await db.setMember(
-      String(signedUp.body.session?.activeOrganizationId),
-      String(signedUp.body.user?.id),
-      'owner',
-    );
     const created = await post('/api/auth/organization/create', { name: 'Survey' }, headers);
-    expect(created.status).toBe(201);
+    await expectCommand(created);
     const key = await post('/api/auth/api-key/create', { name: 'ci', role: 'viewer' }, headers);
-    expect(key.status).toBe(201);
+    await expectCommand(key);
 
     const userId = String(signedUp.body.user?.id);
-    const events = [
-      ...(await store.readStream(`org-${String(created.body.id)}`)),
-      ...(await store.readStream(`org-${String(signedUp.body.session?.activeOrganizationId)}`)),
+    const recorded = [
+      ...(await events.store.readStream(`org-${String(created.body.id)}`)),
+      ...(await events.store.readStream(`org-${String(signedUp.body.session?.activeOrganizationId)}`)),
     ];
-    expect(events.map((event) => event.type)).toContain('ApiKeyCreated');
-    for (const event of events) expect(event.metadata.actorId).toBe(userId);
-    expect(JSON.stringify(events.map((event) => event.data))).not.toContain(String(key.body.key));
+    expect(recorded.map((event) => event.type)).toContain('ApiKeyCreated');
+    for (const event of recorded) expect(event.metadata.actorId).toBe(userId);
+    expect(JSON.stringify(recorded.map((event) => event.data))).not.toContain(String(key.body.key));
   });
 
   it('releases the email when the user could not be recorded, so signing up again works', async () => {
@@ -166,7 +170,7 @@ describe('identity events', () => {
       email,
     ]);
     expect(rows.rowCount).toBe(0);
-    expect((await post('/api/auth/sign-up/email', { email, password, name: 'Retry' })).status).toBe(201);
+    await expectCommand(await post('/api/auth/sign-up/email', { email, password, name: 'Retry' }));
   });
 
   it('keeps the email of a user whose organization failed, and gives them it at sign-in', async () => {
@@ -180,7 +184,9 @@ describe('identity events', () => {
     expect((await post('/api/auth/sign-up/email', { email, password, name: 'Half' })).status).toBe(409);
     const signedIn = await post('/api/auth/sign-in/email', { email, password });
     expect(signedIn.status).toBe(200);
-    const orgEvents = await store.readStream(`org-${String(signedIn.body.session?.activeOrganizationId)}`);
+    const orgEvents = await events.store.readStream(
+      `org-${String(signedIn.body.session?.activeOrganizationId)}`,
+    );
     expect(orgEvents.map((event) => event.type)).toEqual(['OrganizationCreated', 'MemberAdded']);
   });
 });
