@@ -65,6 +65,38 @@ describe('portal items: every kind through one path', () => {
     expect((await call('GET', `/api/v1/portal/items/${id}`)).body).toMatchObject({ title: 'After' });
   });
 
+  it('lets exactly one of two concurrent updates with the same If-Match through, the other 412', async () => {
+    // Several objects at once, so the two updates of each really race on a busy API.
+    const ids = await Promise.all(Array.from({ length: 5 }, (_, n) => createCatalog({ title: `Race ${n}` })));
+    await Promise.all(
+      ids.map(async (id) => {
+        const update = (title: string) =>
+          call('PATCH', `/api/v1/portal/items/${id}`, { body: { title }, headers: { 'if-match': '"0"' } });
+        const answers = await Promise.all([update('First writer'), update('Second writer')]);
+        const refused = answers.filter((answer) => answer.status === 412);
+        const applied = answers.filter((answer) => answer.status !== 412);
+        expect(refused, `${id}: ${answers.map((answer) => answer.status).join(', ')}`).toHaveLength(1);
+        expect(refused[0]?.body).toMatchObject({ code: 'STALE_REVISION' });
+        const [winner] = applied;
+        if (!winner) throw new Error(`${id}: no update was applied`);
+        await expectCommand(winner, 200, 'the applied update');
+        expect(winner.headers.get('etag')).toBe('"1"');
+
+        const read = await call<{ title: string; revision: number }>('GET', `/api/v1/portal/items/${id}`);
+        expect(read.body.revision).toBe(1);
+        const history = await call<{ items: { type: string }[] }>(
+          'GET',
+          `/api/v1/portal/items/${id}/history`,
+        );
+        expect(history.body.items.map((entry) => entry.type)).toEqual([
+          'CatalogCreated',
+          'PortalObjectUpdated',
+        ]);
+        expect(['First writer', 'Second writer']).toContain(read.body.title);
+      }),
+    );
+  });
+
   it('moves a subtree, updating depth, and refuses a cycle', async () => {
     const a = await createCatalog({ title: 'A' });
     const b = await createCatalog({ title: 'B' });
