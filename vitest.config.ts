@@ -1,10 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
 // One project per test level, chosen by file name: *.unit.test.ts, *.int.test.ts, *.e2e.test.ts.
+// The levels run one after another (sequence.groupOrder), never at once: integration tests hold
+// transactions open on the shared PostgreSQL cluster, and the PostgreSQL event store's subscribers wait
+// for the oldest transaction of the cluster, so an e2e stack projecting beside them would slow down
+// and its creates answer 202. (The e2e stack itself starts before the first level, in globalSetup.)
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['**/*.unit.test.ts'],
+          exclude: ['**/node_modules/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         test: {
           name: 'int',
@@ -13,6 +24,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -24,6 +36,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -17,8 +17,6 @@ set +e
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 status=$?
 set -e
-node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
-' "$report" || true
+# The closing summary counts failed files too: a file that fails to load leaves no failed test behind.
+npx tsx scripts/print-test-summary.ts "$report" "$status" || true
 exit "$status"

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
-import { call, link } from './support/http.js';
+import { call, expectCommand, link } from './support/http.js';
 
 /**
  * Nothing about an object the caller cannot see may come out of any read: not its record, not a count
@@ -30,7 +30,7 @@ async function createAs(
     headers: user.headers,
     body: { title: `${token} ${title}`, description: 'leak test', links: [], ...fields },
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await expectCommand(created, 201, `create ${kind}`);
   return created.body.portalItemId;
 }
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
     headers: ownerA.headers,
     body: { principal: { type: 'user', id: ownerB.userId }, permission: 'viewer' },
   });
-  expect(shared.status).toBe(201);
+  await expectCommand(shared, 201, 'share');
   ids.publicB = await createAs(ownerB, 'catalogs', 'public B', {
     visibility: 'public',
     links: [
@@ -211,7 +211,7 @@ describe('deleted objects', () => {
     const removed = await call('DELETE', `/api/v1/portal/items/${deletedPrivate}?recursive=true`, {
       headers: ownerA.headers,
     });
-    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    await expectCommand(removed, 200, 'delete');
     bobsOwn = await createAs(ownerB, 'catalogs', 'bob own');
   }, 30_000);
 
@@ -301,7 +301,7 @@ describe('slugs across organizations', () => {
         headers: ownerB.headers,
         body: { title: `${token} ${to}` },
       });
-      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      await expectCommand(patched, 200, 'rename');
       return slugOf(ownerB, id);
     };
     const other = `Acme Board Minutes ${randomUUID().slice(0, 8)}`;

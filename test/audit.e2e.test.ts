@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { auditPageSchema, AUDIT_CSV_COLUMNS, type AuditEvent, type AuditPage } from '@portal/contracts';
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
-import { call, expectMatchesContract } from './support/http.js';
+import { call, expectCommand, expectMatchesContract } from './support/http.js';
 
 /**
  * The audit feed of organization A (an owner, an admin, an editor, a viewer) beside organization B (an
@@ -28,13 +28,8 @@ async function created(
     headers: user.headers,
     body: { description: 'audit test', links: [], ...fields },
   });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  await expectCommand(response, 201, `create ${kind}`);
   return response.body.portalItemId;
-}
-
-async function expectOk(response: Promise<{ status: number; body: unknown }>): Promise<void> {
-  const answered = await response;
-  expect([200, 201], JSON.stringify(answered.body)).toContain(answered.status);
 }
 
 function feed(user: SignedInUser | null, query = '') {
@@ -126,25 +121,36 @@ beforeAll(async () => {
   ids.C = await created(ownerA, 'catalogs', { title: 'C', parentId: ids.R });
   ids.K = await created(ownerA, 'collections', { title: 'K', parentId: ids.C });
   ids.X = await created(ownerB, 'catalogs', { title: 'X' });
-  await expectOk(
-    call('PATCH', `/api/v1/portal/items/${ids.K}`, { headers: editorA.headers, body: { title: 'K2' } }),
+  await expectCommand(
+    await call('PATCH', `/api/v1/portal/items/${ids.K}`, { headers: editorA.headers, body: { title: 'K2' } }),
+    200,
+    'rename K',
   );
   ids.E = await created(editorA, 'catalogs', { title: 'E' });
-  await expectOk(
-    call('POST', `/api/v1/portal/items/${ids.K}/move`, {
+  await expectCommand(
+    await call('POST', `/api/v1/portal/items/${ids.K}/move`, {
       headers: editorA.headers,
       body: { parentId: ids.E },
     }),
+    200,
+    'move K',
   );
-  await expectOk(
-    call('POST', `/api/v1/portal/items/${ids.R}/shares`, {
+  await expectCommand(
+    await call('POST', `/api/v1/portal/items/${ids.R}/shares`, {
       headers: ownerA.headers,
       body: { principal: { type: 'user', id: ownerB.userId }, permission: 'editor' },
     }),
+    201,
+    'share R',
   );
   // B's owner changes A's object through the share: it is A's event, in A's feed, never in B's.
-  await expectOk(
-    call('PATCH', `/api/v1/portal/items/${ids.C}`, { headers: ownerB.headers, body: { title: 'C by B' } }),
+  await expectCommand(
+    await call('PATCH', `/api/v1/portal/items/${ids.C}`, {
+      headers: ownerB.headers,
+      body: { title: 'C by B' },
+    }),
+    200,
+    'rename C',
   );
 }, 90_000);
 

@@ -20,7 +20,7 @@ import {
   uniqueEmail,
   type SignedInUser,
 } from './support/auth.js';
-import { call, expectMatchesContract } from './support/http.js';
+import { call, expectCommand, expectMatchesContract } from './support/http.js';
 
 async function roleOf(headers: Record<string, string>): Promise<unknown> {
   const response = await call('GET', '/api/v1/protected', { headers });
@@ -50,7 +50,7 @@ describe('organizations', () => {
       headers: user.headers,
       body: { name: 'Field Team Süd' },
     });
-    expect(created.status).toBe(201);
+    await expectCommand(created, 201);
     expectMatchesContract(organizationMembershipSchema, created.body);
     expect(created.body).toMatchObject({ name: 'Field Team Süd', role: 'owner', personal: false });
     expect(created.body.slug).toMatch(/^field-team-sud(-[0-9a-f]{8})?$/);
@@ -74,7 +74,7 @@ describe('organizations', () => {
       headers: user.headers,
       body: { name: 'One', slug },
     });
-    expect(first.status).toBe(201);
+    await expectCommand(first, 201);
     const second = await call('POST', '/api/auth/organization/create', {
       headers: user.headers,
       body: { name: 'Two', slug },
@@ -122,7 +122,7 @@ describe('invitations and members', () => {
       headers: alice.headers,
       body: { email: bobEmail.toUpperCase(), role: 'editor' },
     });
-    expect(invited.status).toBe(201);
+    await expectCommand(invited, 201);
     expectMatchesContract(invitationSchema, invited.body);
     expect(invited.body).toMatchObject({ organizationId: alice.orgId, email: bobEmail, role: 'editor' });
     const invitationId = String(invited.body.id);
@@ -140,7 +140,7 @@ describe('invitations and members', () => {
       headers: bob.headers,
       body: { invitationId },
     });
-    expect(accepted.status).toBe(200);
+    await expectCommand(accepted, 200);
     expect(accepted.body).toMatchObject({ id: alice.orgId, role: 'editor', personal: true });
     const again = await call('POST', '/api/auth/organization/accept-invitation', {
       headers: bob.headers,
@@ -170,7 +170,7 @@ describe('invitations and members', () => {
     const bobsJwt = await jwtOf(bob);
     expect(await may(bob.headers, { object: ['create', 'update'] })).toBe(true);
 
-    expect((await changeRole(alice, bob.userId, 'viewer')).status).toBe(200);
+    await expectCommand(await changeRole(alice, bob.userId, 'viewer'), 200);
     expect(await roleOf(bob.headers)).toBe('viewer');
     // The token still says editor; the current role is what counts.
     expect(await roleOf(bobsJwt.headers)).toBe('viewer');
@@ -181,7 +181,7 @@ describe('invitations and members', () => {
       headers: alice.headers,
       body: { userId: bob.userId },
     });
-    expect(removed.status).toBe(200);
+    await expectCommand(removed, 200);
     expect(removed.body).toEqual({ organizationId: alice.orgId, userId: bob.userId, role: 'viewer' });
     expect(await roleOf(bob.headers)).toBeNull();
     expect(await roleOf(bobsJwt.headers)).toBeNull();
@@ -204,7 +204,7 @@ describe('invitations and members', () => {
     expect((await changeRole(editor, admin.userId, 'viewer')).status).toBe(403);
 
     // An admin manages editors and viewers, but not owners.
-    expect((await changeRole(admin, editor.userId, 'viewer')).status).toBe(200);
+    await expectCommand(await changeRole(admin, editor.userId, 'viewer'), 200);
     expect((await changeRole(admin, editor.userId, 'owner')).status).toBe(403);
     expect((await changeRole(admin, owner.userId, 'viewer')).status).toBe(403);
     const ownerInvite = await call('POST', '/api/auth/organization/invite-member', {
@@ -226,7 +226,7 @@ describe('invitations and members', () => {
       headers: editor.headers,
       body: { userId: editor.userId },
     });
-    expect(editorLeaves.status).toBe(200);
+    await expectCommand(editorLeaves, 200);
   });
 
   it("keeps an owner's admin-role API key from touching owners", async () => {
@@ -242,7 +242,7 @@ describe('invitations and members', () => {
     expect((await asKey('remove-member', { userId: coOwner.userId })).status).toBe(403);
     expect((await asKey('invite-member', { email: uniqueEmail(), role: 'owner' })).status).toBe(403);
     // Within its cap it manages members like the admin it is.
-    expect((await asKey('update-member-role', { userId: editor.userId, role: 'viewer' })).status).toBe(200);
+    await expectCommand(await asKey('update-member-role', { userId: editor.userId, role: 'viewer' }), 200);
     expect(await roleOf(coOwner.headers)).toBe('owner');
   });
 
@@ -404,7 +404,7 @@ describe('API keys', () => {
       headers: owner.headers,
       body: { name: 'nightly ingest', role: 'editor', expiresInDays: 30 },
     });
-    expect(created.status).toBe(201);
+    await expectCommand(created, 201);
     expectMatchesContract(createdApiKeySchema, created.body);
     const key = String(created.body.key);
     expect(key).toMatch(/^pcs_[A-Za-z0-9_-]{43}$/);
@@ -437,7 +437,7 @@ describe('API keys', () => {
     const create = (headers: Record<string, string>, role: string) =>
       call('POST', '/api/auth/api-key/create', { headers, body: { name: 'k', role } });
     expect((await create(admin.headers, 'owner')).status).toBe(403);
-    expect((await create(admin.headers, 'admin')).status).toBe(201);
+    await expectCommand(await create(admin.headers, 'admin'), 201);
     expect((await create(editor.headers, 'viewer')).status).toBe(403);
     const key = await apiKey(owner, { role: 'admin' });
     expect((await create(key.headers, 'viewer')).status).toBe(403);
@@ -452,7 +452,7 @@ describe('API keys', () => {
       headers: owner.headers,
       body: { keyId: key.id },
     });
-    expect(revoked.status).toBe(200);
+    await expectCommand(revoked, 200);
     expect(revoked.body.revokedAt).toEqual(expect.any(String));
     for (const path of ['/api/v1/protected', '/api/v1/browser/root']) {
       const response = await call('GET', path, { headers: key.headers });
@@ -474,14 +474,14 @@ describe('API keys', () => {
     const key = await apiKey(admin, { role: 'admin' });
     expect(await roleOf(key.headers)).toBe('admin');
 
-    expect((await changeRole(owner, admin.userId, 'viewer')).status).toBe(200);
+    await expectCommand(await changeRole(owner, admin.userId, 'viewer'), 200);
     expect(await roleOf(key.headers)).toBe('viewer');
 
     const removed = await call('POST', '/api/auth/organization/remove-member', {
       headers: owner.headers,
       body: { userId: admin.userId },
     });
-    expect(removed.status).toBe(200);
+    await expectCommand(removed, 200);
     expect(await roleOf(key.headers)).toBe(401);
   });
 });

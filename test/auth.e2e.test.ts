@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { currentUserSchema, sessionViewSchema, tokenSchema } from '@portal/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { jwtOf, sessionCookieOf, signIn, signUp, uniqueEmail } from './support/auth.js';
-import { call, callAt, expectMatchesContract, type JsonResponse } from './support/http.js';
+import { call, callAt, expectCommand, expectMatchesContract, type JsonResponse } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /** The stacks' `SIGN_IN_MAX_ATTEMPTS` (the default). */
@@ -37,7 +37,7 @@ describe('sign-up', () => {
     const response = await call('POST', '/api/auth/sign-up/email', {
       body: { email, password: 'correct horse battery', name: 'Ada Lovelace' },
     });
-    expect(response.status).toBe(201);
+    await expectCommand(response, 201, 'sign-up');
     expectMatchesContract(sessionViewSchema, response.body);
     expect(response.body).toMatchObject({
       credential: 'session',
@@ -64,7 +64,7 @@ describe('sign-up', () => {
       body: { email: uniqueEmail(), password: 'correct horse battery', name: 'Sec' },
       headers: { 'x-forwarded-proto': 'https' },
     });
-    expect(response.status).toBe(201);
+    await expectCommand(response, 201, 'sign-up');
     expect(response.headers.getSetCookie().find((value) => value.startsWith('session='))).toMatch(/; Secure/);
   });
 
@@ -398,8 +398,8 @@ describe('CSRF and CORS', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ code: 'CSRF_ORIGIN_REFUSED' });
     // The token (and an allowed origin) let it through; so does a bearer credential without either.
-    expect((await create({ ...user.headers, origin: appOrigin })).status).toBe(201);
-    expect((await create((await jwtOf(user)).headers)).status).toBe(201);
+    await expectCommand(await create({ ...user.headers, origin: appOrigin }), 201, 'with token and origin');
+    await expectCommand(await create((await jwtOf(user)).headers), 201, 'with a JWT');
     // Reads need no token.
     expect(
       (await call('GET', '/api/auth/organization/list', { headers: { cookie: user.cookie } })).status,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call } from './support/http.js';
+import { call, createCollection, expectCommand } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -24,7 +24,7 @@ describe('POST / runs a batch of creates in order', () => {
         ],
       },
     });
-    expect(response.status).toBe(200);
+    await expectCommand(response, 200, 'batch');
     expect(response.body.results.map((result) => result.status)).toEqual([201, 409, 201]);
     expect(response.body.results[1]?.body.code).toBe('PARENT_NOT_FOUND');
     const collectionId = response.body.results[2]?.body.portalItemId;
@@ -32,10 +32,7 @@ describe('POST / runs a batch of creates in order', () => {
   });
 
   it('creates items in a batch, each answering its upload descriptor', async () => {
-    const collection = await call<{ portalItemId: string }>('POST', '/api/v1/portal/collections/create', {
-      body: { title: 'Batch items', description: 'x', links: [] },
-    });
-    const parentId = collection.body.portalItemId;
+    const parentId = await createCollection({ title: 'Batch items', description: 'x' });
     const response = await call<{ results: { status: number; body: Record<string, unknown> }[] }>(
       'POST',
       '/',
@@ -48,7 +45,7 @@ describe('POST / runs a batch of creates in order', () => {
         },
       },
     );
-    expect(response.status).toBe(200);
+    await expectCommand(response, 200, 'batch');
     expect(response.body.results.map((result) => result.status)).toEqual([201, 409]);
     const descriptor = response.body.results[0]?.body ?? {};
     expect(Object.keys(descriptor).sort()).toEqual([

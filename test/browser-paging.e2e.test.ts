@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BrowserChildren, BrowserNode } from '@portal/contracts';
-import { createMany, pageAll, waitForProjection, type CreateCommand } from './support/browser-tree.js';
+import {
+  createMany,
+  pageAll,
+  pageWhileDeleting,
+  waitForProjection,
+  type CreateCommand,
+} from './support/browser-tree.js';
 import { call, createCatalog } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
@@ -87,4 +93,21 @@ describe('browser: a node with 10,000 children', () => {
       expect(view.body.node.childCount).toBe(CHILDREN + added.length + 1);
     },
   );
+});
+
+describe('browser: paging while children are deleted', () => {
+  for (const query of ['sort=title', 'sort=kind&order=desc', 'sort=createdAt']) {
+    it(`${query}: continues past a deleted cursor row and skips deleted rows ahead, listing each once`, async () => {
+      const parent = await createCatalog({ title: `Shrinking ${randomUUID().slice(0, 8)}` });
+      const made = await createMany(childCommands(parent, 60), 1);
+      await waitForProjection(made.position);
+
+      const paged = await pageWhileDeleting(`/api/v1/browser/nodes/${parent}/children?limit=10&${query}`);
+
+      expect(new Set(paged.before)).toEqual(new Set(made.ids));
+      expect(paged.deletedAhead.size).toBeGreaterThan(0);
+      // Every row not deleted before its page came, once, in the order they had; nothing deleted ahead.
+      expect(paged.listed).toEqual(paged.before.filter((id) => !paged.deletedAhead.has(id)));
+    });
+  }
 });

@@ -14,7 +14,13 @@ import {
   waitForProjection,
   type CreateCommand,
 } from './support/browser-tree.js';
-import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+} from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -158,7 +164,7 @@ describe('browser: root, children, breadcrumbs and path of one tree', () => {
     // A title change moves the child in the updatedAt order.
     const alpha = (await children(parent, '?kind=collection')).body.items[0]?.id ?? '';
     const renamed = await call('PATCH', `/api/v1/portal/items/${alpha}`, { body: { title: 'alpha two' } });
-    expect(renamed.status).toBe(200);
+    await expectCommand(renamed, 200, 'rename');
     expect((await titles('?sort=updatedAt&order=desc'))[0]).toBe('alpha two');
 
     const first = await children(parent, '?sort=title&limit=2');
@@ -188,7 +194,7 @@ describe('browser: root, children, breadcrumbs and path of one tree', () => {
 
   it('answers 404 for an unknown or deleted node, 400 for a malformed id and 405 with Allow', async () => {
     const gone = await createCatalog({ title: unique('Gone') });
-    expect((await call('DELETE', `/api/v1/portal/items/${gone}`)).status).toBe(200);
+    await expectCommand(await call('DELETE', `/api/v1/portal/items/${gone}`), 200, 'delete');
     for (const id of [randomUUID(), gone]) {
       expect((await children(id)).status).toBe(404);
       expect((await breadcrumbs(id)).status).toBe(404);
@@ -327,7 +333,7 @@ describe('browser: the tree the projector maintains', () => {
     expect((await byPath(oldPath)).body.node.id).toBe(leaves[0]);
 
     const moved = await call('POST', `/api/v1/portal/items/${moving}/move`, { body: { parentId: to } });
-    expect(moved.status).toBe(200);
+    await expectCommand(moved, 200, 'move');
 
     for (const [index, leaf] of leaves.entries()) {
       const slug = index === 0 ? 'leaf-one' : 'leaf-two';
@@ -355,7 +361,11 @@ describe('browser: the tree the projector maintains', () => {
     expect((await children(to)).body.node).toMatchObject({ childCount: 2, hasChildren: true });
 
     // A recursive delete takes the whole subtree out of every view at once.
-    expect((await call('DELETE', `/api/v1/portal/items/${moving}?recursive=true`)).status).toBe(200);
+    await expectCommand(
+      await call('DELETE', `/api/v1/portal/items/${moving}?recursive=true`),
+      200,
+      'recursive delete',
+    );
     expect((await breadcrumbs(leaves[0] ?? '')).status).toBe(404);
     expect((await byPath(`${toSlug}/moving-2`)).status).toBe(404);
     expect((await children(to)).body.node.childCount).toBe(1);

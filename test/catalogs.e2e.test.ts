@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { catalogPageSchema, catalogRecordSchema, createdObjectSchema } from '@portal/contracts';
-import { call, createCatalog, expectMatchesContract, link } from './support/http.js';
+import { call, createCatalog, expectCommand, expectMatchesContract, link } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -12,7 +12,7 @@ describe('catalogs', () => {
     const created = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
       body: { title: 'Sentinel-2 mosaics', description: 'Yearly cloud-free mosaics', links: [link()] },
     });
-    expect(created.status).toBe(201);
+    await expectCommand(created, 201, 'create catalog');
     expectMatchesContract(createdObjectSchema, created.body);
     expect(created.headers.get('etag')).toBe('"0"');
     expect(created.headers.get('x-event-position')).toMatch(/^\d+\.\d+$/);
@@ -94,7 +94,7 @@ describe('catalogs', () => {
     expect((await call('GET', `/api/v1/portal/catalogs/${loneId}`)).status).toBe(200);
 
     const deleted = await call('DELETE', `/api/v1/portal/catalogs/?ids=${loneId},${parentId}&recursive=true`);
-    expect(deleted.status).toBe(200);
+    await expectCommand(deleted, 200, 'delete');
     expect(deleted.body).toEqual({ deleted: [loneId, parentId] });
     for (const id of [loneId, parentId, childId]) {
       expect((await call('GET', `/api/v1/portal/items/${id}`)).status).toBe(404);

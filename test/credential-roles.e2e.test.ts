@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, apiKey, signUp, type SignedInUser } from './support/auth.js';
-import { call } from './support/http.js';
+import { call, expectCommand } from './support/http.js';
 
 /**
  * A credential never acts above its role, also on what its user created: a viewer-role API key of the
@@ -16,7 +16,7 @@ async function createPrivateCatalog(headers: Record<string, string>): Promise<st
     headers,
     body: { title: `Private ${Math.random()}`, description: 'd', links: [], visibility: 'private' },
   });
-  expect(created.status).toBe(201);
+  await expectCommand(created, 201, 'create private catalog');
   return created.body.portalItemId;
 }
 
@@ -65,7 +65,7 @@ describe('a credential with the viewer role', () => {
       headers: owner.headers,
       body: { userId: editor.userId, role: 'viewer' },
     });
-    expect([200, 202]).toContain(demoted.status);
+    await expectCommand(demoted, 200, 'update-member-role');
     expect(await changesBy(editor.headers, theirs)).toEqual(readOnly);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, link } from './support/http.js';
+import { call, expectCommand, link } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -45,7 +45,7 @@ describe('errors: every bad input is a clear 4xx message', () => {
         ],
       },
     });
-    expect(atBounds.status).toBe(201);
+    await expectCommand(atBounds, 201, 'create at every bound');
 
     const hrefTooLong = await call('POST', catalogPath, {
       body: { title: 'ok', description: 'ok', links: [link({ href: 'h'.repeat(2049) })] },

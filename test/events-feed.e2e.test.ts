@@ -7,11 +7,12 @@ import { changeOf, SseStream, type SseMessage } from './support/sse.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /**
- * `GET /api/v1/events` against a stack of its own: a short heartbeat, and a replay bound small enough
- * to pass in a test.
+ * `GET /api/v1/events` against a stack of its own: a short heartbeat, a replay bound small enough to
+ * pass in a test, and a shutdown grace far longer than any test may wait.
  */
 const HEARTBEAT_MS = 300;
 const REPLAY_MAX_EVENTS = 40;
+const SHUTDOWN_GRACE_MS = 3_600_000;
 
 let stack: Stack;
 let owner: Record<string, string>;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   stack = await startStack({
     SSE_HEARTBEAT_MS: String(HEARTBEAT_MS),
     SSE_REPLAY_MAX_EVENTS: String(REPLAY_MAX_EVENTS),
+    API_SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
   });
   [owner, stranger] = await Promise.all([pipelineKeyAt(stack.baseUrl), pipelineKeyAt(stack.baseUrl)]);
 });
@@ -88,10 +90,8 @@ describe('GET /api/v1/events', () => {
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-store');
     expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
-    const started = Date.now();
+    // Their interval is the hub's to keep (its unit test runs on a fake clock); here: they flow.
     await stream.until((s) => s.comments.filter((c) => c === 'heartbeat').length >= 3, 'three heartbeats');
-    // Three beats take at least two intervals; far less than the default 15 s.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(HEARTBEAT_MS * 2 - 50);
     expect(stream.messages).toEqual([]);
     stream.close();
   });
@@ -239,21 +239,15 @@ describe('GET /api/v1/events', () => {
     second.close();
   });
 
-  it('ends open streams and exits promptly when the API is told to stop', async () => {
+  it('ends open streams and exits when the API is told to stop, not held by them', async () => {
     const stream = await open(owner);
     await stream.until((s) => s.comments.length > 0, 'the stream to start');
     const api = apiProcessOf(stack);
-    const started = Date.now();
     process.kill(api, 'SIGTERM');
     await stream.ended;
-    const streamEndedMs = Date.now() - started;
-    while (existsSync(`/proc/${api}`) && Date.now() - started < 10_000) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(streamEndedMs).toBeLessThan(2_000);
-    // An open stream would hold the API for its 20 s shutdown grace. (Not zero either: fetch keeps a
-    // connection of the earlier, aborted streams that node counts as busy until fetch's 4 s keep-alive ends.)
-    expect(existsSync(`/proc/${api}`)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // An open stream would hold the API for its whole shutdown grace, an hour here: that it exits within
+    // the test's timeout says no stream held it. (Not at once either: fetch keeps a connection of the
+    // earlier, aborted streams that node counts as busy until fetch's 4 s keep-alive ends.)
+    while (existsSync(`/proc/${api}`)) await new Promise((resolve) => setTimeout(resolve, 20));
   });
 });

@@ -7,7 +7,7 @@ import {
   type HistoryPage,
 } from '@portal/contracts';
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
-import { call, expectMatchesContract } from './support/http.js';
+import { call, expectCommand, expectMatchesContract } from './support/http.js';
 
 /**
  * The audit trail of one object (docs/history.md). In the owner's organization, with an editor and a
@@ -24,17 +24,24 @@ let home: string;
 let away: string;
 let catalog: string;
 
-async function createCatalog(user: SignedInUser, title: string, parentId?: string): Promise<string> {
+async function createCatalog(
+  user: SignedInUser,
+  title: string,
+  parentId?: string,
+  visibility?: 'public',
+): Promise<string> {
   const created = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
     headers: user.headers,
-    body: { title, description: 'history test', links: [], ...(parentId === undefined ? {} : { parentId }) },
+    body: {
+      title,
+      description: 'history test',
+      links: [],
+      ...(parentId === undefined ? {} : { parentId }),
+      ...(visibility === undefined ? {} : { visibility }),
+    },
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await expectCommand(created, 201, 'create catalog');
   return created.body.portalItemId;
-}
-
-function expectChanged(response: { status: number; body: unknown }): void {
-  expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
 }
 
 const historyOf = (id: string, user: SignedInUser, query = '') =>
@@ -59,25 +66,31 @@ beforeAll(async () => {
   catalog = await createCatalog(owner, 'First title', home);
   const patch = (user: SignedInUser, body: Record<string, unknown>) =>
     call('PATCH', `/api/v1/portal/items/${catalog}`, { headers: user.headers, body });
-  expectChanged(await patch(owner, { title: 'Second title' }));
-  expectChanged(await patch(editor, { title: 'Third title', description: 'edited' }));
-  expectChanged(
+  await expectCommand(await patch(owner, { title: 'Second title' }), 200, 'retitle');
+  await expectCommand(await patch(editor, { title: 'Third title', description: 'edited' }), 200, 'edit');
+  await expectCommand(
     await call('POST', `/api/v1/portal/items/${catalog}/move`, {
       headers: owner.headers,
       body: { parentId: away },
     }),
+    200,
+    'move',
   );
-  expectChanged(
+  await expectCommand(
     await call('POST', `/api/v1/portal/items/${catalog}/shares`, {
       headers: owner.headers,
       body: { principal: { type: 'user', id: friend.userId }, permission: 'viewer' },
     }),
+    201,
+    'share',
   );
-  expectChanged(
+  await expectCommand(
     await call('PUT', `/api/v1/portal/items/${catalog}/visibility`, {
       headers: owner.headers,
       body: { visibility: 'private' },
     }),
+    200,
+    'make private',
   );
 }, 90_000);
 
@@ -233,7 +246,7 @@ describe('a deleted object', () => {
   it('keeps its history and its past readable to whoever could read it, and only to them', async () => {
     const doomed = await createCatalog(owner, 'Doomed', home);
     const deleted = await call('DELETE', `/api/v1/portal/items/${doomed}`, { headers: owner.headers });
-    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    await expectCommand(deleted, 200, 'delete');
     expect((await call('GET', `/api/v1/portal/items/${doomed}`, { headers: owner.headers })).status).toBe(
       404,
     );
@@ -253,16 +266,12 @@ describe('shares in the history', () => {
   it('are named only to those who may manage them', async () => {
     const owner = await signUp({ name: 'Sharing owner' });
     const friend = await signUp({ name: 'Friend' });
-    const created = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
-      headers: owner.headers,
-      body: { title: 'Public, shared', description: 'd', links: [], visibility: 'public' },
-    });
-    const id = created.body.portalItemId;
+    const id = await createCatalog(owner, 'Public, shared', undefined, 'public');
     const shared = await call('POST', `/api/v1/portal/items/${id}/shares`, {
       headers: owner.headers,
       body: { principal: { type: 'user', id: friend.userId }, permission: 'editor' },
     });
-    expect(shared.status).toBe(201);
+    await expectCommand(shared, 201, 'share');
     const shareOf = async (options: { headers: Record<string, string> } | { as: 'anonymous' }) => {
       const history = await call<{ items: { type: string; change: unknown }[] }>(
         'GET',

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inventoryPageSchema, type InventoryEntry, type InventoryPage } from '@portal/contracts';
-import { createMany, pageAll, waitForProjection } from './support/browser-tree.js';
-import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
+import { createMany, pageAll, pageWhileDeleting, waitForProjection } from './support/browser-tree.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+} from './support/http.js';
 import { createItem, fileOf, uploadParts, waitForStatus } from './support/uploads.js';
 import { useSignedInCaller } from './support/auth.js';
 
@@ -174,9 +180,29 @@ describe('inventory', () => {
 
     const id = made.ids[0] ?? '';
     const removed = await call('DELETE', `/api/v1/portal/items/${id}`);
-    expect(removed.status).toBe(200);
+    await expectCommand(removed, 200, 'delete');
     expect((await inventory('?limit=1')).body.totals.objects).toBe(before.body.totals.objects);
   });
+
+  for (const query of ['', '&sort=updatedAt&order=desc']) {
+    it(`pages on past deleted rows, each once${query ? ` (${query.slice(1)})` : ''}`, async () => {
+      const parent = await createCatalog({ title: `Shrinking ${randomUUID().slice(0, 8)}` });
+      const made = await createMany(
+        Array.from({ length: 60 }, (_, n) => ({
+          type: n % 3 === 0 ? ('createCatalog' as const) : ('createCollection' as const),
+          body: { title: `Row ${randomUUID()}`, description: 'x', links: [], parentId: parent },
+        })),
+        1,
+      );
+      await waitForProjection(made.position);
+
+      const paged = await pageWhileDeleting(`/api/v1/portal/inventory/?parentId=${parent}&limit=10${query}`);
+
+      expect(new Set(paged.before)).toEqual(new Set(made.ids));
+      expect(paged.deletedAhead.size).toBeGreaterThan(0);
+      expect(paged.listed).toEqual(paged.before.filter((id) => !paged.deletedAhead.has(id)));
+    });
+  }
 
   it('lists items with their upload status and counts the bytes of their assets', async () => {
     const before = (await inventory('?limit=1')).body.totals;
@@ -223,7 +249,7 @@ describe('inventory', () => {
     expect(view.body.items).toEqual([expect.objectContaining({ id: done.portalItemId, hasChildren: false })]);
 
     // A deleted item takes its bytes out of the totals.
-    expect((await call('DELETE', `/api/v1/portal/items/${done.portalItemId}`)).status).toBe(200);
+    await expectCommand(await call('DELETE', `/api/v1/portal/items/${done.portalItemId}`), 200, 'delete');
     expect((await inventory('?limit=1')).body.totals.assetBytes).toBe(before.assetBytes);
   });
 

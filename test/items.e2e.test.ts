@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { portalItemRecordSchema, uploadDescriptorSchema, uploadStatusSchema } from '@portal/contracts';
-import { call, createCatalog, createCollection, expectMatchesContract } from './support/http.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+} from './support/http.js';
 import {
   createItem,
   download,
@@ -161,7 +167,7 @@ describe('item upload, end to end through the upload worker', () => {
     const descriptor = await createItem({ parentId: collectionId, size: file.length, partSize: 5 * MIB });
     await uploadParts(descriptor, file, [1]);
     const aborted = await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/abort`);
-    expect(aborted.status).toBe(200);
+    await expectCommand(aborted, 200, 'abort');
     expect(aborted.body).toMatchObject({ status: 'aborted' });
     expect((await call('GET', `/api/v1/portal/items/${descriptor.portalItemId}`)).body).toMatchObject({
       status: 'aborted',
@@ -175,15 +181,21 @@ describe('item upload, end to end through the upload worker', () => {
     expect(late.status).toBe(404);
     const complete = await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/complete`);
     expect(complete.status).toBe(409);
-    expect((await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/abort`)).status).toBe(
+    await expectCommand(
+      await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/abort`),
       200,
+      'abort again',
     );
   });
 
   it('answers 404 to an abort of a deleted item', async () => {
     const collectionId = await createCollection();
     const descriptor = await createItem({ parentId: collectionId, size: 100 });
-    expect((await call('DELETE', `/api/v1/portal/items/${descriptor.portalItemId}`)).status).toBe(200);
+    await expectCommand(
+      await call('DELETE', `/api/v1/portal/items/${descriptor.portalItemId}`),
+      200,
+      'delete',
+    );
     const aborted = await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/abort`);
     expect(aborted.status).toBe(404);
     expect(aborted.body.message).toMatch(/not found/);

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { portalItemRecordSchema } from '@portal/contracts';
-import { call, createCatalog, createCollection, expectMatchesContract, link } from './support/http.js';
+import {
+  call,
+  createCatalog,
+  createCollection,
+  expectCommand,
+  expectMatchesContract,
+  link,
+} from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -43,7 +50,7 @@ describe('portal items: every kind through one path', () => {
       body: { title: 'After' },
       headers: { 'if-match': '"0"' },
     });
-    expect(updated.status).toBe(200);
+    await expectCommand(updated, 200, 'update');
     expect(updated.headers.get('etag')).toBe('"1"');
     const read = await call('GET', `/api/v1/portal/items/${id}`);
     expect(read.body).toMatchObject({ title: 'After', slug: 'after', revision: 1 });
@@ -58,13 +65,45 @@ describe('portal items: every kind through one path', () => {
     expect((await call('GET', `/api/v1/portal/items/${id}`)).body).toMatchObject({ title: 'After' });
   });
 
+  it('lets exactly one of two concurrent updates with the same If-Match through, the other 412', async () => {
+    // Several objects at once, so the two updates of each really race on a busy API.
+    const ids = await Promise.all(Array.from({ length: 5 }, (_, n) => createCatalog({ title: `Race ${n}` })));
+    await Promise.all(
+      ids.map(async (id) => {
+        const update = (title: string) =>
+          call('PATCH', `/api/v1/portal/items/${id}`, { body: { title }, headers: { 'if-match': '"0"' } });
+        const answers = await Promise.all([update('First writer'), update('Second writer')]);
+        const refused = answers.filter((answer) => answer.status === 412);
+        const applied = answers.filter((answer) => answer.status !== 412);
+        expect(refused, `${id}: ${answers.map((answer) => answer.status).join(', ')}`).toHaveLength(1);
+        expect(refused[0]?.body).toMatchObject({ code: 'STALE_REVISION' });
+        const [winner] = applied;
+        if (!winner) throw new Error(`${id}: no update was applied`);
+        await expectCommand(winner, 200, 'the applied update');
+        expect(winner.headers.get('etag')).toBe('"1"');
+
+        const read = await call<{ title: string; revision: number }>('GET', `/api/v1/portal/items/${id}`);
+        expect(read.body.revision).toBe(1);
+        const history = await call<{ items: { type: string }[] }>(
+          'GET',
+          `/api/v1/portal/items/${id}/history`,
+        );
+        expect(history.body.items.map((entry) => entry.type)).toEqual([
+          'CatalogCreated',
+          'PortalObjectUpdated',
+        ]);
+        expect(['First writer', 'Second writer']).toContain(read.body.title);
+      }),
+    );
+  });
+
   it('moves a subtree, updating depth, and refuses a cycle', async () => {
     const a = await createCatalog({ title: 'A' });
     const b = await createCatalog({ title: 'B' });
     const child = await createCatalog({ title: 'Child of A', parentId: a });
 
     const moved = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: b } });
-    expect(moved.status).toBe(200);
+    await expectCommand(moved, 200, 'move');
     expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 3 });
     expect((await call('GET', `/api/v1/portal/catalogs/${b}`)).body).toMatchObject({ childCount: 1 });
 
@@ -73,7 +112,7 @@ describe('portal items: every kind through one path', () => {
     expect(cycle.body).toMatchObject({ code: 'CYCLE' });
 
     const backToRoot = await call('POST', `/api/v1/portal/items/${a}/move`, { body: { parentId: null } });
-    expect(backToRoot.status).toBe(200);
+    await expectCommand(backToRoot, 200, 'move to the root');
     expect((await call('GET', `/api/v1/portal/catalogs/${child}`)).body).toMatchObject({ depth: 2 });
   });
 
@@ -85,7 +124,7 @@ describe('portal items: every kind through one path', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'NOT_EMPTY' });
 
-    expect((await call('DELETE', `/api/v1/portal/items/${parent}?recursive=true`)).status).toBe(200);
+    await expectCommand(await call('DELETE', `/api/v1/portal/items/${parent}?recursive=true`), 200, 'delete');
     expect((await call('GET', `/api/v1/portal/items/${parent}`)).status).toBe(404);
     expect((await call('GET', `/api/v1/collections/${child}`)).status).toBe(404);
     const again = await call('PATCH', `/api/v1/portal/items/${child}`, { body: { title: 'Ghost' } });

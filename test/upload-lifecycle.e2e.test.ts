@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipelineKeyAt } from './support/auth.js';
+import { settleCommandAt } from './support/command-answer.js';
 import { callAt as callStack, type JsonResponse } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { fileOf, partOf, putPart, type Descriptor } from './support/uploads.js';
@@ -31,7 +32,7 @@ async function collectionIn(stack: Stack): Promise<string> {
     description: 'Uploads under test',
     links: [],
   });
-  expect(created.status).toBe(201);
+  await settleCommandAt(stack.baseUrl, created, 201, 'create collection');
   return created.body.portalItemId;
 }
 
@@ -54,7 +55,7 @@ describe('an upload left open past its time to live', () => {
       size: file.length,
       partSize: 5 * 1024 ** 2,
     });
-    expect(created.status).toBe(201);
+    await settleCommandAt(stack.baseUrl, created, 201, 'create item');
     const descriptor = created.body;
     await putPart(descriptor.partUrls[0]?.url ?? '', partOf(file, descriptor.partSize, 1));
 

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createdWebhookSchema, webhookDeliveryPageSchema, webhookSchema } from '@portal/contracts';
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
-import { call, callAt, expectMatchesContract } from './support/http.js';
+import { settleCommandAt } from './support/command-answer.js';
+import { call, callAt, expectCommand, expectMatchesContract } from './support/http.js';
+import { signUpAt } from './support/pipeline-key.js';
 import { startStack, type Stack } from './support/stack.js';
 import {
   signaturesOf,
@@ -39,8 +41,7 @@ async function register(
   const response = at
     ? await callAt<CreatedWebhook>(at, 'POST', '/api/v1/webhooks', { headers: user.headers, body })
     : await call<CreatedWebhook>('POST', '/api/v1/webhooks', { headers: user.headers, body });
-  if (response.status !== 201)
-    throw new Error(`register: ${response.status} ${JSON.stringify(response.body)}`);
+  await settleCommandAt(at ?? inject('baseUrl'), response, 201, 'register');
   return response.body;
 }
 
@@ -49,7 +50,7 @@ async function createCatalogAs(headers: Record<string, string>, title: string, a
   const response = at
     ? await callAt<{ portalItemId: string }>(at, 'POST', '/api/v1/portal/catalogs/create', { headers, body })
     : await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', { headers, body });
-  expect(response.status).toBe(201);
+  await settleCommandAt(at ?? inject('baseUrl'), response, 201, 'create catalog');
   return response.body.portalItemId;
 }
 
@@ -135,7 +136,7 @@ describe('webhooks', () => {
     expect(shown.body).not.toHaveProperty('secret');
     expect(shown.body).toMatchObject({ enabled: true, consecutiveFailures: 0, url: receiver.url });
     const removed = await call('DELETE', `/api/v1/webhooks/${webhook.id}`, { headers: owner.headers });
-    expect(removed.status).toBe(200);
+    await expectCommand(removed, 200, 'delete webhook');
   });
 
   it("never delivers another organization's events, and records registration without the secret", async () => {
@@ -285,7 +286,7 @@ describe('an endpoint that keeps failing', () => {
   });
 
   it('is disabled with a reason after WEBHOOK_DISABLE_AFTER_FAILURES failed deliveries, and can be enabled again', async () => {
-    const admin = await signUpAt(stack.baseUrl);
+    const admin = await ownerAt(stack.baseUrl);
     failing.answer = () => 500;
     const webhook = await register(
       admin,
@@ -338,7 +339,7 @@ describe('an endpoint that keeps failing', () => {
         headers: admin.headers,
       },
     );
-    expect(enabled.status).toBe(200);
+    await settleCommandAt(stack.baseUrl, enabled, 200, 'enable');
     expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
     await watcher.waitFor((all) => all.some((d) => d.body.type === 'WebhookEnabled'));
     const resumed = await createCatalogAs(admin.headers, 'After enable', stack.baseUrl);
@@ -348,15 +349,7 @@ describe('an endpoint that keeps failing', () => {
 });
 
 /** An owner at a stack of its own, with session headers (cookie and CSRF token). */
-async function signUpAt(baseUrl: string): Promise<{ headers: Record<string, string> }> {
-  const response = await callAt<{ csrfToken: string }>(baseUrl, 'POST', '/api/auth/sign-up/email', {
-    body: {
-      email: `hooks-${crypto.randomUUID()}@example.org`,
-      password: `pw-${crypto.randomUUID()}`,
-      name: 'Hooks',
-    },
-  });
-  expect(response.status).toBe(201);
-  const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-  return { headers: { cookie, 'x-csrf-token': response.body.csrfToken } };
+async function ownerAt(baseUrl: string): Promise<{ headers: Record<string, string> }> {
+  const { cookie, csrfToken } = await signUpAt(baseUrl, 'Hooks');
+  return { headers: { cookie, 'x-csrf-token': csrfToken } };
 }

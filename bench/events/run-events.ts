@@ -1,5 +1,6 @@
 import type { Stack } from '../../test/support/stack.js';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
+import { settleCommandAt } from '../../test/support/command-answer.js';
 import { pipelineKeyAt, signUpAt } from '../../test/support/pipeline-key.js';
 import { inGroups } from '../support/in-groups.js';
 import { ProjectionArrivals } from '../support/projection-arrivals.js';
@@ -71,8 +72,9 @@ async function createCatalogs(
       }),
     });
     const body = (await response.json()) as { portalItemId?: string };
-    if (response.status !== 201 || !body.portalItemId)
-      throw new Error(`catalog create answered ${response.status}`);
+    const answer = { status: response.status, headers: response.headers, body };
+    await settleCommandAt(baseUrl, answer, 201, 'catalog create');
+    if (!body.portalItemId) throw new Error('catalog create answered no id');
     return body.portalItemId;
   });
 }

@@ -1,3 +1,5 @@
+import { settleCommandAt } from '../../test/support/command-answer.js';
+
 /** What `POST /api/v1/portal/items/create` answers: where to PUT each part. */
 export interface UploadDescriptor {
   readonly portalItemId: string;
@@ -43,18 +45,19 @@ export class PortalClient {
       description: 'Items of the uploads benchmark',
       links: [],
     });
-    const { status } = answer;
+    await settleCommandAt(this.baseUrl, answer, 201, 'create collection');
     const body = answer.body as { portalItemId?: string };
-    if (status !== 201 || typeof body.portalItemId !== 'string') {
-      throw new Error(`create collection answered ${status} ${JSON.stringify(body)}`);
+    if (typeof body.portalItemId !== 'string') {
+      throw new Error(`create collection answered no id: ${JSON.stringify(body)}`);
     }
     return body.portalItemId;
   }
 
+  /** A 202 (projection slower than the API waits) is waited out: the bench then polls the item. */
   async createItem(fields: Record<string, unknown>): Promise<UploadDescriptor> {
-    const { status, body } = await this.call('POST', '/api/v1/portal/items/create', { links: [], ...fields });
-    if (status !== 201) throw new Error(`create item answered ${status} ${JSON.stringify(body)}`);
-    return body as UploadDescriptor;
+    const answer = await this.call('POST', '/api/v1/portal/items/create', { links: [], ...fields });
+    await settleCommandAt(this.baseUrl, answer, 201, 'create item');
+    return answer.body as UploadDescriptor;
   }
 
   /** Asks for completion with the parts the client uploaded; the API answers 202 and the worker takes over. */
@@ -96,13 +99,17 @@ export class PortalClient {
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<{ status: number; body: unknown }> {
+  ): Promise<{ status: number; headers: Headers; body: unknown }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { accept: 'application/json', 'content-type': 'application/json', ...this.credential },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : {} };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as unknown) : {},
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll } from 'vitest';
-import { call, setDefaultCredential, type JsonResponse } from './http.js';
+import { call, expectCommand, setDefaultCredential, type JsonResponse } from './http.js';
 
 /**
  * Signed-in users for end-to-end tests. Every helper speaks HTTP only; pass a credential's `headers` to
@@ -39,25 +39,6 @@ function expectStatus(response: JsonResponse, status: number, what: string): voi
   if (response.status !== status) {
     throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
   }
-}
-
-const PROJECTION_ATTEMPTS = 12;
-
-/**
- * A command's success. A 202 means the projection was slower than the API waits (a busy machine): the
- * helper then waits for the command's position itself, so the next request sees its effect.
- */
-async function expectCommand(response: JsonResponse, status: number, what: string): Promise<void> {
-  const position = response.headers.get('x-event-position');
-  if (response.status !== 202 || position === null) {
-    expectStatus(response, status, what);
-    return;
-  }
-  for (let attempt = 0; attempt < PROJECTION_ATTEMPTS; attempt += 1) {
-    const read = await call('GET', '/health', { headers: { 'x-min-position': position } });
-    if (read.status === 200) return;
-  }
-  throw new Error(`${what}: the projection did not reach ${position}`);
 }
 
 /** The `session=…` pair of a response's Set-Cookie. */

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { inject } from 'vitest';
-import { call } from './http.js';
+import { call, expectCommand } from './http.js';
 
 /** `X-Event-Position` values compare as (commit, prepare) pairs of integers. */
 function positionKey(position: string): [bigint, bigint] {
@@ -93,6 +93,32 @@ export async function pageAll<T>(
     cursor = response.body.next;
   } while (cursor !== null);
   return items;
+}
+
+/**
+ * Pages `path` (a keyset-paged list of objects, with its `limit`) to the end while deleting: after each
+ * page, its last row (the one the cursor points after) and two rows of the next page, as a first full
+ * listing (`before`) orders them. Answers the ids of that first listing, of the paged one, and of the
+ * rows deleted before their page came.
+ */
+export async function pageWhileDeleting(
+  path: string,
+): Promise<{ before: string[]; listed: string[]; deletedAhead: Set<string> }> {
+  const before = (await pageAll<{ id: string }>(path)).map((row) => row.id);
+  const deletedAhead = new Set<string>();
+  const listed = await pageAll<{ id: string }>(path, async (page) => {
+    const last = page.items.at(-1)?.id ?? '';
+    if (page.next === null) return;
+    const at = before.indexOf(last);
+    const ahead = [before[at + 1], before[at + 3]].filter((id): id is string => id !== undefined);
+    for (const id of ahead) deletedAhead.add(id);
+    await Promise.all(
+      [last, ...ahead].map(async (id) =>
+        expectCommand(await call('DELETE', `/api/v1/portal/items/${id}`), 200, `delete ${id}`),
+      ),
+    );
+  });
+  return { before, listed: listed.map((row) => row.id), deletedAhead };
 }
 
 /** A GET whose path goes out byte for byte (no URL normalisation: `.` and `..` segments stay). */

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { settleCommandAt, waitForPositionAt } from './command-answer.js';
 
 export interface JsonResponse<T = unknown> {
   readonly status: number;
@@ -71,6 +72,25 @@ export async function call<T = Record<string, unknown>>(
   return callAt<T>(inject('baseUrl'), method, path, { ...options, ...(headers ? { headers } : {}) });
 }
 
+/**
+ * Expects a command to have succeeded with `success` (201 for a create), or with 202 when the
+ * projection was slower than the API waits; after a 202 it waits with `X-Min-Position`, so the next
+ * request sees the write either way (see command-answer.ts). Returns the response.
+ */
+export async function expectCommand<T>(
+  response: JsonResponse<T>,
+  success = 201,
+  what = 'command',
+): Promise<JsonResponse<T>> {
+  await settleCommandAt(inject('baseUrl'), response, success, what);
+  return response;
+}
+
+/** Waits until the shared stack's read models include `position` (an `X-Event-Position` value). */
+export async function waitForPosition(position: string): Promise<void> {
+  await waitForPositionAt(inject('baseUrl'), position);
+}
+
 export function link(overrides: Record<string, unknown> = {}) {
   return {
     title: 'Documentation',
@@ -87,8 +107,7 @@ export async function createCatalog(fields: Record<string, unknown> = {}): Promi
   const response = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
     body: { title: 'Catalog', description: 'A catalog', links: [], ...fields },
   });
-  if (response.status !== 201)
-    throw new Error(`create catalog: ${response.status} ${JSON.stringify(response.body)}`);
+  await expectCommand(response, 201, 'create catalog');
   return response.body.portalItemId;
 }
 
@@ -96,8 +115,7 @@ export async function createCollection(fields: Record<string, unknown> = {}): Pr
   const response = await call<{ portalItemId: string }>('POST', '/api/v1/portal/collections/create', {
     body: { title: 'Collection', description: 'A collection', links: [], ...fields },
   });
-  if (response.status !== 201)
-    throw new Error(`create collection: ${response.status} ${JSON.stringify(response.body)}`);
+  await expectCommand(response, 201, 'create collection');
   return response.body.portalItemId;
 }
 

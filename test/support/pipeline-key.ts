@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { settleCommandAt } from './command-answer.js';
 
 /**
  * Credentials at a stack's base URL, with plain `fetch` and no vitest import, so benchmarks (which run
@@ -28,9 +29,13 @@ export async function signUpAt(baseUrl: string, name: string): Promise<SignedInS
     .getSetCookie()
     .map((header) => header.split(';')[0] ?? '')
     .find((pair) => pair.startsWith('session='));
-  if (signedUp.status !== 201 || !cookie || !session.csrfToken) {
-    throw new Error(`sign-up answered ${signedUp.status}`);
-  }
+  await settleCommandAt(
+    baseUrl,
+    { status: signedUp.status, headers: signedUp.headers, body: session },
+    201,
+    'sign-up',
+  );
+  if (!cookie || !session.csrfToken) throw new Error('sign-up set no session cookie or CSRF token');
   return { cookie, csrfToken: session.csrfToken };
 }
 
@@ -46,6 +51,12 @@ export async function pipelineKeyAt(baseUrl: string): Promise<Record<string, str
     body: JSON.stringify({ name: 'pipeline', role: 'owner' }),
   });
   const key = (await created.json()) as { key?: string };
-  if (created.status !== 201 || !key.key) throw new Error(`api-key/create answered ${created.status}`);
+  await settleCommandAt(
+    baseUrl,
+    { status: created.status, headers: created.headers, body: key },
+    201,
+    'api-key/create',
+  );
+  if (!key.key) throw new Error('api-key/create answered no key');
   return { authorization: `Bearer ${key.key}` };
 }

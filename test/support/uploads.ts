@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { call, defaultCredentialHeaders } from './http.js';
+import { call, defaultCredentialHeaders, expectCommand } from './http.js';
 
 export const MIB = 1024 ** 2;
 
@@ -17,8 +17,7 @@ export async function createItem(fields: Record<string, unknown>): Promise<Descr
   const response = await call<Descriptor>('POST', '/api/v1/portal/items/create', {
     body: { title: 'Scene', links: [], ...fields },
   });
-  if (response.status !== 201)
-    throw new Error(`create item: ${response.status} ${JSON.stringify(response.body)}`);
+  await expectCommand(response, 201, 'create item');
   return response.body;
 }
 

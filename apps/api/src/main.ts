@@ -14,8 +14,6 @@ import { ProjectionWaiter } from './projection/projection-waiter.js';
 import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
-const SHUTDOWN_GRACE_MS = 20_000;
-
 const config = loadConfig();
 const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 
@@ -111,7 +109,7 @@ async function shutdown(signal: string): Promise<void> {
   const feedClosed = changeFeed.close();
   const grace = setTimeout(() => {
     server.closeAllConnections();
-  }, SHUTDOWN_GRACE_MS);
+  }, config.API_SHUTDOWN_GRACE_MS);
   await closed;
   clearTimeout(grace);
   await feedClosed;

@@ -3,7 +3,8 @@ import type { Pool } from '@portal/platform';
 /**
  * The sweep finds candidates in the projector's read model (apps/projector/src/read-models/portal-objects/
  * schema.sql) because only it can answer "which uploads are old" without replaying every stream. It may
- * lag or be rebuilt; each candidate is checked against the event store before anything is done.
+ * lag or be rebuilt; each candidate is checked against the event store before anything is done. "Old"
+ * is measured against the sweep's clock (`now`), the one the decider checks the candidate with too.
  */
 export interface UploadCandidate {
   readonly itemId: string;
@@ -29,13 +30,13 @@ export class SweepQueries {
     this.schema = `"${schema}"`;
   }
 
-  /** Uploads still open past their time to live. */
-  expired(limit: number): Promise<UploadCandidate[]> {
+  /** Uploads still open past their time to live at `now`. */
+  expired(now: Date, limit: number): Promise<UploadCandidate[]> {
     return this.candidates(
       `SELECT item_id, upload_id FROM ${this.schema}.uploads
-        WHERE status IN ('uploading', 'failed') AND expires_at < now()
-        ORDER BY expires_at LIMIT $1`,
-      [limit],
+        WHERE status IN ('uploading', 'failed') AND expires_at < $1
+        ORDER BY expires_at LIMIT $2`,
+      [now, limit],
     );
   }
 
@@ -50,13 +51,14 @@ export class SweepQueries {
     );
   }
 
-  /** Completions requested longer ago than `olderThanMs` and still not finished. */
-  stuckCompletions(olderThanMs: number, limit: number): Promise<UploadCandidate[]> {
+  /** Completions requested more than `olderThanMs` before `now` and still not finished. */
+  stuckCompletions(now: Date, olderThanMs: number, limit: number): Promise<UploadCandidate[]> {
     return this.candidates(
       `SELECT item_id, upload_id FROM ${this.schema}.uploads
-        WHERE status = 'processing' AND completion_requested_at < now() - make_interval(secs => $1::double precision / 1000)
-        ORDER BY completion_requested_at LIMIT $2`,
-      [olderThanMs, limit],
+        WHERE status = 'processing'
+          AND completion_requested_at < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
+        ORDER BY completion_requested_at LIMIT $3`,
+      [now, olderThanMs, limit],
     );
   }
 

@@ -64,7 +64,7 @@ export async function sweepUploads(deps: SweepDependencies, sweepId: string): Pr
   };
   await run(
     'expired',
-    () => deps.queries.expired(deps.batchSize),
+    () => deps.queries.expired(deps.now(), deps.batchSize),
     (c) => expire(deps, c, sweepId),
   );
   await run(
@@ -74,7 +74,7 @@ export async function sweepUploads(deps: SweepDependencies, sweepId: string): Pr
   );
   await run(
     'requeued',
-    () => deps.queries.stuckCompletions(deps.stuckAfterMs, deps.batchSize),
+    () => deps.queries.stuckCompletions(deps.now(), deps.stuckAfterMs, deps.batchSize),
     (c) => requeue(deps, c, log),
   );
   if (counts.expired + counts.aborted + counts.requeued + counts.errors > 0) log.info(counts, 'sweep done');

@@ -134,6 +134,8 @@ export const configSchema = z.object({
   SSE_MAX_CONNECTION_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(900_000),
   /** Least time between two reads of new events by the feed: the changes of that time share one write per client. */
   SSE_BATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(20),
+  /** On SIGTERM the API closes connections still open after this long; keep it below the orchestrator's. */
+  API_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   /** Webhooks (docs/webhooks.md): `http://` to a loopback address is accepted (tests, local receivers). */
   WEBHOOK_ALLOW_HTTP_LOOPBACK: booleanText.default(false),
   /** Webhooks may target private networks (RFC 1918, unique-local, CGNAT); loopback and link-local never. */

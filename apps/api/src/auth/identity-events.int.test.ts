@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { settleCommandAt, type CommandAnswer } from '../../../../test/support/command-answer.js';
 import { useAuthDatabase } from '../../test/support/auth-database.js';
 import { useTestApi } from '../../test/support/test-api.js';
 
 /**
- * The identity commands through the real app on the real `auth` schema, with an in-memory event store
- * the test can read and break: what the events say, and what is left behind when an append fails.
+ * The identity commands through the real app on the real `auth` schema, the PostgreSQL event store and
+ * the projector, all in the test file's own database: what the events say, and what is left behind
+ * when an append fails.
  */
 const db = useAuthDatabase('identity_events');
-const api = useTestApi(() => db.pool);
-const { store, failing } = api;
+const api = useTestApi(db);
+const { failing } = api;
 
 /** The fields these tests read from sign-up, sign-in and create answers. */
 interface AnswerBody {
@@ -25,18 +27,23 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   return { ...response, body: response.body as AnswerBody };
 }
 
+/** A command's success: `success`, or 202 (projected later than the API waits) and then projected. */
+async function expectCommand(answer: CommandAnswer, success = 201): Promise<void> {
+  await settleCommandAt(api.baseUrl, answer, success, 'command');
+}
+
 const password = 'a password nobody guesses';
 
 describe('identity events', () => {
   it('records sign-up as the new user: their registration and their personal organization', async () => {
     const email = `ada-${randomUUID()}@example.org`;
     const response = await post('/api/auth/sign-up/email', { email, password, name: 'Ada' });
-    expect(response.status).toBe(201);
+    await expectCommand(response);
     const userId = String(response.body.user?.id);
     const orgId = String(response.body.session?.activeOrganizationId);
 
-    const userEvents = await store.readStream(`user-${userId}`);
-    const orgEvents = await store.readStream(`org-${orgId}`);
+    const userEvents = await api.store.readStream(`user-${userId}`);
+    const orgEvents = await api.store.readStream(`org-${orgId}`);
     expect(userEvents.map((event) => event.type)).toEqual(['UserRegistered']);
     expect(orgEvents.map((event) => event.type)).toEqual(['OrganizationCreated', 'MemberAdded']);
     expect(orgEvents[0]?.data).toMatchObject({ orgId, name: 'Ada', personal: true, createdBy: userId });
@@ -57,27 +64,23 @@ describe('identity events', () => {
       password,
       name: 'Grace',
     });
+    // Projected: the projector made Grace the owner of her personal organization.
+    await expectCommand(signedUp);
     const cookie = (signedUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
     const headers = { cookie, 'x-csrf-token': String(signedUp.body.csrfToken) };
-    // What the projector would have written: the owner of the personal organization.
-    await db.setMember(
-      String(signedUp.body.session?.activeOrganizationId),
-      String(signedUp.body.user?.id),
-      'owner',
-    );
     const created = await post('/api/auth/organization/create', { name: 'Survey' }, headers);
-    expect(created.status).toBe(201);
+    await expectCommand(created);
     const key = await post('/api/auth/api-key/create', { name: 'ci', role: 'viewer' }, headers);
-    expect(key.status).toBe(201);
+    await expectCommand(key);
 
     const userId = String(signedUp.body.user?.id);
-    const events = [
-      ...(await store.readStream(`org-${String(created.body.id)}`)),
-      ...(await store.readStream(`org-${String(signedUp.body.session?.activeOrganizationId)}`)),
+    const recorded = [
+      ...(await api.store.readStream(`org-${String(created.body.id)}`)),
+      ...(await api.store.readStream(`org-${String(signedUp.body.session?.activeOrganizationId)}`)),
     ];
-    expect(events.map((event) => event.type)).toContain('ApiKeyCreated');
-    for (const event of events) expect(event.metadata.actorId).toBe(userId);
-    expect(JSON.stringify(events.map((event) => event.data))).not.toContain(String(key.body.key));
+    expect(recorded.map((event) => event.type)).toContain('ApiKeyCreated');
+    for (const event of recorded) expect(event.metadata.actorId).toBe(userId);
+    expect(JSON.stringify(recorded.map((event) => event.data))).not.toContain(String(key.body.key));
   });
 
   it('releases the email when the user could not be recorded, so signing up again works', async () => {
@@ -93,7 +96,7 @@ describe('identity events', () => {
       email,
     ]);
     expect(rows.rowCount).toBe(0);
-    expect((await post('/api/auth/sign-up/email', { email, password, name: 'Retry' })).status).toBe(201);
+    await expectCommand(await post('/api/auth/sign-up/email', { email, password, name: 'Retry' }));
   });
 
   it('keeps the email of a user whose organization failed, and gives them it at sign-in', async () => {
@@ -107,7 +110,9 @@ describe('identity events', () => {
     expect((await post('/api/auth/sign-up/email', { email, password, name: 'Half' })).status).toBe(409);
     const signedIn = await post('/api/auth/sign-in/email', { email, password });
     expect(signedIn.status).toBe(200);
-    const orgEvents = await store.readStream(`org-${String(signedIn.body.session?.activeOrganizationId)}`);
+    const orgEvents = await api.store.readStream(
+      `org-${String(signedIn.body.session?.activeOrganizationId)}`,
+    );
     expect(orgEvents.map((event) => event.type)).toEqual(['OrganizationCreated', 'MemberAdded']);
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { anonymous, callerPrincipals, type Share, type Visibility } from '@portal/domain';
+import { callerPrincipals } from '@portal/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useReadDatabase } from '../../test/support/read-database.js';
 import { seedTree, type NodeSpec, type SeededTree } from '../../test/support/seeded-tree.js';
+import type { ModelCaller, ModelShare, ModelVisibility } from '../../test/support/visibility-model.js';
 import { findNode, listNodes } from './node-queries.js';
 
 const db = useReadDatabase('child_count');
@@ -10,16 +11,16 @@ const orgA = randomUUID();
 const alice = randomUUID();
 const victor = randomUUID();
 const eve = randomUUID();
-const toEve: Share = { principal: { type: 'user', id: eve }, permission: 'viewer' };
+const toEve: ModelShare = { principal: { type: 'user', id: eve }, permission: 'viewer' };
 
 /**
  * A wide node whose children take every visibility, some of them the reader's own and some shared,
  * under a public parent and under an org one: where the stored count is wrong for everyone but admins.
  */
-function wideNode(key: string, visibility: Visibility): NodeSpec[] {
+function wideNode(key: string, visibility: ModelVisibility): NodeSpec[] {
   const parent: NodeSpec = { key, kind: 'catalog', orgId: orgA, visibility, createdBy: alice };
   const children = Array.from({ length: 240 }, (_, index): NodeSpec => {
-    const kinds: Visibility[] = ['public', 'public', 'org', 'private', 'private', 'org'];
+    const kinds: ModelVisibility[] = ['public', 'public', 'org', 'private', 'private', 'org'];
     return {
       key: `${key}-${index}`,
       kind: 'item',
@@ -33,11 +34,11 @@ function wideNode(key: string, visibility: Visibility): NodeSpec[] {
   return [parent, ...children];
 }
 
-const callers = Object.entries({
-  anonymous: callerPrincipals(anonymous),
-  'alice, admin': callerPrincipals({ userId: alice, orgId: orgA, role: 'admin' }),
-  'victor, viewer': callerPrincipals({ userId: victor, orgId: orgA, role: 'viewer' }),
-  'eve, outsider with shares': callerPrincipals({ userId: eve, orgId: randomUUID(), role: 'owner' }),
+const callers = Object.entries<ModelCaller>({
+  anonymous: { userId: null, orgId: null, role: null },
+  'alice, admin': { userId: alice, orgId: orgA, role: 'admin' },
+  'victor, viewer': { userId: victor, orgId: orgA, role: 'viewer' },
+  'eve, outsider with shares': { userId: eve, orgId: randomUUID(), role: 'owner' },
 });
 let tree: SeededTree;
 
@@ -45,9 +46,9 @@ beforeAll(async () => {
   tree = await seedTree(db.pool, [...wideNode('public-wide', 'public'), ...wideNode('org-wide', 'org')]);
 });
 
-describe.each(callers)('child counts of wide nodes as %s', (_who, principals) => {
-  const expected = (key: string) =>
-    tree.node(key).children.filter((child) => tree.visibleTo(principals, child));
+describe.each(callers)('child counts of wide nodes as %s', (_who, caller) => {
+  const principals = callerPrincipals(caller);
+  const expected = (key: string) => tree.node(key).children.filter((child) => tree.visibleTo(caller, child));
 
   it('count the visible children exactly, prepared statement run past its generic-plan switch', async () => {
     for (const key of ['public-wide', 'org-wide']) {
@@ -57,7 +58,7 @@ describe.each(callers)('child counts of wide nodes as %s', (_who, principals) =>
         expect([key, run, node?.childCount ?? null]).toEqual([
           key,
           run,
-          tree.visibleTo(principals, key) ? expected(key).length : null,
+          tree.visibleTo(caller, key) ? expected(key).length : null,
         ]);
       }
     }
@@ -90,8 +91,8 @@ describe.each(callers)('child counts of wide nodes as %s', (_who, principals) =>
 
 describe('the wide nodes have teeth', () => {
   it('hide some children from every caller but the admin', () => {
-    for (const [who, principals] of callers) {
-      const hidden = tree.node('public-wide').children.filter((child) => !tree.visibleTo(principals, child));
+    for (const [who, caller] of callers) {
+      const hidden = tree.node('public-wide').children.filter((child) => !tree.visibleTo(caller, child));
       expect([who, hidden.length > 0]).toEqual([who, !who.startsWith('alice')]);
     }
   });

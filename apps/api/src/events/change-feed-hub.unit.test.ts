@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import type { Position } from '@portal/domain';
 import type { Pool } from '@portal/platform';
@@ -67,7 +67,7 @@ class RecordingSink implements SseSink {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-async function setUp() {
+async function setUp(settings: { heartbeatMs?: number } = {}) {
   let seq = 0;
   const row = (readPrincipals: string[]): ChangeRow => {
     seq += 1;
@@ -91,7 +91,7 @@ async function setUp() {
     live.asPool(),
     projection,
     {
-      heartbeatMs: 60_000,
+      heartbeatMs: settings.heartbeatMs ?? 60_000,
       maxBufferBytes: 1 << 20,
       replayMaxEvents: 100,
       maxConnectionMs: 60_000,
@@ -115,6 +115,27 @@ async function setUp() {
   };
   return { hub, row, connect, project, replays };
 }
+
+describe('ChangeFeedHub heartbeats', () => {
+  it('writes one to every client each heartbeatMs, on the clock the hub is given', async () => {
+    vi.useFakeTimers();
+    try {
+      const { hub, connect } = await setUp({ heartbeatMs: 300 });
+      const clients = [await connect(['public']), await connect(['member:o1'])];
+      const beats = () =>
+        clients.map(({ sink }) => sink.chunks.filter((chunk) => chunk === ': heartbeat\n\n').length);
+      vi.advanceTimersByTime(299);
+      expect(beats()).toEqual([0, 0]);
+      vi.advanceTimersByTime(1);
+      expect(beats()).toEqual([1, 1]);
+      vi.advanceTimersByTime(600);
+      expect(beats()).toEqual([3, 3]);
+      await hub.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 describe('ChangeFeedHub audiences', () => {
   it('sends each change to exactly the clients whose principals overlap its readers', async () => {

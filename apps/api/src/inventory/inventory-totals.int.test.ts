@@ -6,7 +6,7 @@ import {
   type PortalItemStatus,
   type PortalKind,
 } from '@portal/contracts';
-import { holdsAny } from '@portal/domain';
+import { callerPrincipals, holdsAny } from '@portal/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recomputeSubtreeAccess } from '../../../projector/src/read-models/portal-objects/subtree-access.js';
 import { accessScenario } from '../../test/support/access-scenario.js';
@@ -68,7 +68,8 @@ async function expectedTotals(principals: readonly string[], raw: Record<string,
 }
 
 async function expectExactForEveryCaller(): Promise<void> {
-  for (const [who, principals] of callers) {
+  for (const [who, caller] of callers) {
+    const principals = callerPrincipals(caller);
     for (const filter of tableFilters) {
       const totals = await inventoryTotals(db.pool, inventoryQuerySchema.parse(filter), principals);
       expect([who, filter, totals]).toEqual([who, filter, await expectedTotals(principals, filter)]);
@@ -76,12 +77,11 @@ async function expectExactForEveryCaller(): Promise<void> {
   }
 }
 
-/** The organization Olga acts in, read from her principals (`member:<org>`). */
+/** The organization Olga acts in. */
 function olgasOrg(): string {
-  const principals = callers.find(([who]) => who.startsWith('olga'))?.[1] ?? [];
-  const member = principals.find((principal) => /^member:[^/]+$/.test(principal));
-  if (member === undefined) throw new Error('Olga is a member of an organization');
-  return member.slice('member:'.length);
+  const orgId = callers.find(([who]) => who.startsWith('olga'))?.[1].orgId;
+  if (!orgId) throw new Error('Olga is a member of an organization');
+  return orgId;
 }
 
 /** Changes the object's own access and recomputes its subtree, as the projector's handlers do. */
@@ -143,7 +143,8 @@ describe('inventory totals from read.inventory_totals', () => {
 
   it('differ between callers: no caller’s view is a set of whole organizations', async () => {
     const seen = new Set<number>();
-    for (const [, principals] of callers) {
+    for (const [, caller] of callers) {
+      const principals = callerPrincipals(caller);
       seen.add((await inventoryTotals(db.pool, inventoryQuerySchema.parse({}), principals)).objects);
     }
     expect(seen.size).toBeGreaterThan(2);

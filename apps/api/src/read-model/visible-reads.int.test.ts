@@ -7,10 +7,12 @@ import {
   type InventoryTotals,
   type PortalKind,
 } from '@portal/contracts';
+import { callerPrincipals } from '@portal/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessScenario } from '../../test/support/access-scenario.js';
 import { useReadDatabase } from '../../test/support/read-database.js';
 import { seedTree, type NodeSpec, type SeededTree } from '../../test/support/seeded-tree.js';
+import type { ModelCaller } from '../../test/support/visibility-model.js';
 import { getCatalog, listCatalogs } from '../catalogs/catalog-queries.js';
 import { inventoryPage } from '../inventory/inventory-page.js';
 import { inventoryTotals } from '../inventory/inventory-totals.js';
@@ -49,13 +51,14 @@ beforeAll(async () => {
 
 const sorted = (keys: Iterable<string>) => [...keys].sort();
 const keysOf = (rows: readonly { readonly id: string }[]) => rows.map((row) => tree.keyOf(row.id));
-const visibleKeys = (principals: readonly string[], filter: (key: string) => boolean = () => true) =>
-  sorted([...tree.nodes.keys()].filter((key) => filter(key) && tree.visibleTo(principals, key)));
-const visibleChildren = (principals: readonly string[], key: string) =>
-  tree.node(key).children.filter((child) => tree.visibleTo(principals, child)).length;
+const visibleKeys = (caller: ModelCaller, filter: (key: string) => boolean = () => true) =>
+  sorted([...tree.nodes.keys()].filter((key) => filter(key) && tree.visibleTo(caller, key)));
+const visibleChildren = (caller: ModelCaller, key: string) =>
+  tree.node(key).children.filter((child) => tree.visibleTo(caller, child)).length;
 const kindOf = (key: string): PortalKind => tree.node(key).spec.kind;
 
-async function wholeInventory(principals: readonly string[], query: Record<string, string>) {
+async function wholeInventory(caller: ModelCaller, query: Record<string, string>) {
+  const principals = callerPrincipals(caller);
   const keys: string[] = [];
   let cursor: string | undefined;
   do {
@@ -63,10 +66,7 @@ async function wholeInventory(principals: readonly string[], query: Record<strin
     const page = await inventoryPage(db.pool, parsed, principals);
     for (const entry of page.items) {
       keys.push(tree.keyOf(entry.id));
-      expect([entry.id, entry.childCount]).toEqual([
-        entry.id,
-        visibleChildren(principals, tree.keyOf(entry.id)),
-      ]);
+      expect([entry.id, entry.childCount]).toEqual([entry.id, visibleChildren(caller, tree.keyOf(entry.id))]);
     }
     cursor = page.next ?? undefined;
   } while (cursor !== undefined);
@@ -87,7 +87,9 @@ function expectedTotals(keys: readonly string[]): InventoryTotals {
   };
 }
 
-describe.each(callers)('reads as %s', (_who, principals) => {
+describe.each(callers)('reads as %s', (_who, caller) => {
+  const principals = callerPrincipals(caller);
+
   it('lists and totals in the inventory only what the caller can see, with every filter', async () => {
     const filters: [Record<string, string>, (key: string) => boolean][] = [
       [{}, () => true],
@@ -99,8 +101,8 @@ describe.each(callers)('reads as %s', (_who, principals) => {
       [{ sort: 'updatedAt', order: 'desc' }, () => true],
     ];
     for (const [query, matches] of filters) {
-      const expected = visibleKeys(principals, matches);
-      expect([query, await wholeInventory(principals, query)]).toEqual([query, expected]);
+      const expected = visibleKeys(caller, matches);
+      expect([query, await wholeInventory(caller, query)]).toEqual([query, expected]);
       const totals = await inventoryTotals(db.pool, inventoryQuerySchema.parse(query), principals);
       expect([query, totals]).toEqual([query, expectedTotals(expected)]);
     }
@@ -115,7 +117,7 @@ describe.each(callers)('reads as %s', (_who, principals) => {
       items.push(...keysOf(page.rows));
       cursor = page.next ?? undefined;
     } while (cursor !== undefined);
-    expect(sorted(items)).toEqual(visibleKeys(principals));
+    expect(sorted(items)).toEqual(visibleKeys(caller));
 
     const underPub = await listPortalObjects(
       db.pool,
@@ -123,27 +125,25 @@ describe.each(callers)('reads as %s', (_who, principals) => {
       principals,
     );
     expect(sorted(keysOf(underPub.rows))).toEqual(
-      visibleKeys(principals, (key) => tree.node(key).spec.parent === 'pub' && kindOf(key) === 'item'),
+      visibleKeys(caller, (key) => tree.node(key).spec.parent === 'pub' && kindOf(key) === 'item'),
     );
 
     const catalogs = await listCatalogs(db.pool, { limit: 100 }, principals);
-    expect(sorted(keysOf(catalogs.items))).toEqual(
-      visibleKeys(principals, (key) => kindOf(key) === 'catalog'),
-    );
+    expect(sorted(keysOf(catalogs.items))).toEqual(visibleKeys(caller, (key) => kindOf(key) === 'catalog'));
     for (const catalog of catalogs.items) {
       expect([catalog.id, catalog.childCount]).toEqual([
         catalog.id,
-        visibleChildren(principals, tree.keyOf(catalog.id)),
+        visibleChildren(caller, tree.keyOf(catalog.id)),
       ]);
     }
   });
 
   it('finds one object, a catalog or a collection only when visible, else as if it did not exist', async () => {
     for (const { spec, id } of tree.nodes.values()) {
-      const visible = tree.visibleTo(principals, spec.key);
+      const visible = tree.visibleTo(caller, spec.key);
       const row = await findVisibleObject(db.pool, id, principals);
       expect([spec.key, row?.id ?? null]).toEqual([spec.key, visible ? id : null]);
-      if (row) expect([spec.key, row.child_count]).toEqual([spec.key, visibleChildren(principals, spec.key)]);
+      if (row) expect([spec.key, row.child_count]).toEqual([spec.key, visibleChildren(caller, spec.key)]);
       const catalog = await getCatalog(db.pool, id, principals);
       expect([spec.key, catalog?.id ?? null]).toEqual([
         spec.key,
@@ -157,7 +157,7 @@ describe.each(callers)('reads as %s', (_who, principals) => {
     }
     const everyId = [...tree.nodes.values()].map((node) => node.id);
     expect(sorted(keysOf(await findVisibleObjects(db.pool, everyId, principals)))).toEqual(
-      visibleKeys(principals),
+      visibleKeys(caller),
     );
   });
 
@@ -169,7 +169,7 @@ describe.each(callers)('reads as %s', (_who, principals) => {
       const linked = tree.node(key).spec.linksTo ?? [];
       expect(record.links.map((link) => link.href)).toEqual(linked.map((target) => tree.node(target).id));
       expect(keysOf(record.linksPortalItems)).toEqual(
-        linked.filter((target) => tree.visibleTo(principals, target)),
+        linked.filter((target) => tree.visibleTo(caller, target)),
       );
     }
   });
@@ -177,7 +177,7 @@ describe.each(callers)('reads as %s', (_who, principals) => {
   it('answers an upload status and an asset download only for an item the caller can see', async () => {
     for (const [key, asset] of assetOf) {
       const { id } = tree.node(key);
-      const visible = tree.visibleTo(principals, key);
+      const visible = tree.visibleTo(caller, key);
       const upload = await findUploadOfVisibleItem(db.pool, id, principals);
       expect([key, upload?.item_id ?? null]).toEqual([key, visible ? id : null]);
       const download = await findAssetOfVisibleItem(db.pool, id, asset, principals);
@@ -188,8 +188,8 @@ describe.each(callers)('reads as %s', (_who, principals) => {
 
 describe('the scenario has teeth', () => {
   it('hides something from everyone but the admin, and shows everyone something', () => {
-    for (const [who, principals] of callers) {
-      const seen = visibleKeys(principals);
+    for (const [who, caller] of callers) {
+      const seen = visibleKeys(caller);
       expect([who, seen.length > 0]).toEqual([who, true]);
       if (!who.startsWith('alice')) expect([who, seen.length < tree.nodes.size]).toEqual([who, true]);
     }

@@ -12,7 +12,7 @@ import { sealClearSecrets } from './webhook-secrets.js';
  * could not be recorded.
  */
 const db = useAuthDatabase('webhook_secrets');
-const api = useTestApi(() => db.pool, {
+const api = useTestApi(db, {
   WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
   WEBHOOK_SECRET_GRACE_SECONDS: '3600',
 });
@@ -48,11 +48,8 @@ async function ownerWithWebhook() {
     name: 'Hooks',
   });
   const session = signedUp.body.session as { activeOrganizationId: string };
-  const user = signedUp.body.user as { id: string };
   const cookie = (signedUp.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
   const headers = { cookie, 'x-csrf-token': String(signedUp.body.csrfToken) };
-  // What the projector would have written: the owner of the personal organization.
-  await db.setMember(session.activeOrganizationId, user.id, 'owner');
   const registered = await api.post(
     '/api/v1/webhooks',
     { url: 'http://127.0.0.1:9/hook', eventTypes: ['*'] },

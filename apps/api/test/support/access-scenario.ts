@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { anonymous, callerPrincipals } from '@portal/domain';
 import type { NodeSpec } from './seeded-tree.js';
+import type { ModelCaller } from './visibility-model.js';
 
 /**
  * A small portal of two organizations where every way of being visible or hidden occurs once: public,
  * org and private objects, a private catalog with a public item in it (effectively private), objects
- * shared with a user and with an organization below hidden ancestors, a creator's own private objects,
- * and objects recorded before identity existed (no organization, public).
+ * shared with a user and with an organization below hidden ancestors, a share that stops at a private
+ * object below it (and one on a private object itself), a creator's own private objects, and objects
+ * recorded before identity existed (no organization, public).
  */
 export function accessScenario() {
   const orgA = randomUUID();
@@ -62,6 +63,19 @@ export function accessScenario() {
       shares: [{ principal: { type: 'organization', id: orgB }, permission: 'viewer' }],
     },
     { key: 'b-readable', kind: 'item', parent: 'team-b-share', ...inA, assetBytes: 3 },
+    // Private on its own below the share to B: the share does not reach into it, nor below it.
+    { key: 'not-for-b', kind: 'collection', parent: 'team-b-share', ...inA, visibility: 'private' },
+    { key: 'not-for-b-item', kind: 'item', parent: 'not-for-b', ...inA, assetBytes: 11 },
+    // Private on its own and shared itself: the share reaches it and what is below.
+    {
+      key: 'eve-private-share',
+      kind: 'collection',
+      parent: 'org-coll',
+      ...inA,
+      visibility: 'private',
+      shares: [{ principal: { type: 'user', id: eve }, permission: 'viewer' }],
+    },
+    { key: 'eve-private-item', kind: 'item', parent: 'eve-private-share', ...inA, assetBytes: 13 },
     { key: 'org-root', kind: 'catalog', ...inA },
     { key: 'org-root-item', kind: 'item', parent: 'org-root', ...inA, visibility: 'public' },
     { key: 'b-root', kind: 'catalog', orgId: orgB, visibility: 'private', createdBy: eve },
@@ -78,12 +92,12 @@ export function accessScenario() {
       assetBytes: 9,
     },
   ];
-  const callers = {
-    anonymous: callerPrincipals(anonymous),
-    'alice, admin of A': callerPrincipals({ userId: alice, orgId: orgA, role: 'admin' }),
-    'victor, viewer of A': callerPrincipals({ userId: victor, orgId: orgA, role: 'viewer' }),
-    'eve, editor of B': callerPrincipals({ userId: eve, orgId: orgB, role: 'editor' }),
-    'olga, owner of C': callerPrincipals({ userId: olga, orgId: orgC, role: 'owner' }),
+  const callers: Record<string, ModelCaller> = {
+    anonymous: { userId: null, orgId: null, role: null },
+    'alice, admin of A': { userId: alice, orgId: orgA, role: 'admin' },
+    'victor, viewer of A': { userId: victor, orgId: orgA, role: 'viewer' },
+    'eve, editor of B': { userId: eve, orgId: orgB, role: 'editor' },
+    'olga, owner of C': { userId: olga, orgId: orgC, role: 'owner' },
   };
   return { specs, callers: Object.entries(callers) };
 }

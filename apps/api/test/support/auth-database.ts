@@ -7,6 +7,7 @@ import { useReadDatabase } from './read-database.js';
 
 export interface AuthDatabase {
   readonly pool: Pool;
+  readonly connectionString: string;
   /** An account (credentials and the projected user) with a personal organization it owns. */
   user(options?: { email?: string }): Promise<{ userId: string; orgId: string; email: string }>;
   /** What the projector writes when a member joins or changes role. */
@@ -39,6 +40,7 @@ export function useAuthDatabase(name: string): AuthDatabase {
     get pool() {
       return database.pool;
     },
+    connectionString: database.connectionString,
     async user(options = {}) {
       const userId = randomUUID();
       const orgId = randomUUID();

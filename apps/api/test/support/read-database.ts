@@ -24,16 +24,16 @@ async function onServer(work: (admin: pg.Client) => Promise<void>): Promise<void
  * before its tests and dropped after: the queries under test read whole levels and totals, which rows of
  * other tests in a shared database would change.
  */
-export function useReadDatabase(name: string): { readonly pool: Pool } {
+export function useReadDatabase(name: string): { readonly pool: Pool; readonly connectionString: string } {
   const database = `api_${name}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${database}`;
   let opened: Pool | undefined;
 
   beforeAll(async () => {
     await onServer(async (admin) => {
       await admin.query(`CREATE DATABASE "${database}"`);
     });
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${database}`;
     opened = createPool({ connectionString: url.toString(), applicationName: `${name}-test`, max: 4 });
     // The drop below ends connections a closing pool has not yet closed itself; that is expected.
     opened.on('error', () => undefined);
@@ -53,5 +53,6 @@ export function useReadDatabase(name: string): { readonly pool: Pool } {
       if (!opened) throw new Error('the read database is set up in beforeAll');
       return opened;
     },
+    connectionString: url.toString(),
   };
 }

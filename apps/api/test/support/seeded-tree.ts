@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { PortalItemStatus, PortalKind } from '@portal/contracts';
-import {
-  grantsOf,
-  holdsAny,
-  type Link,
-  type ObjectAccess,
-  type Share,
-  type Visibility,
-} from '@portal/domain';
+import { grantsOf, type Link, type ObjectAccess } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import {
+  mayRead,
+  type ModelCaller,
+  type ModelObject,
+  type ModelShare,
+  type ModelVisibility,
+} from './visibility-model.js';
 
 /** One object of a test tree, by a name the test chooses; `parent` names another one above it. */
 export interface NodeSpec {
@@ -16,9 +16,9 @@ export interface NodeSpec {
   readonly kind: PortalKind;
   readonly parent?: string;
   readonly orgId: string | null;
-  readonly visibility: Visibility;
+  readonly visibility: ModelVisibility;
   readonly createdBy: string | null;
-  readonly shares?: readonly Share[];
+  readonly shares?: readonly ModelShare[];
   readonly status?: PortalItemStatus;
   readonly assetBytes?: number;
   /** Keys of other objects this one links to (as bare ids), besides an external link. */
@@ -34,20 +34,23 @@ export interface SeededNode {
   /** Keys from the root level down to the parent. */
   readonly ancestors: readonly string[];
   readonly children: readonly string[];
-  readonly readPrincipals: readonly string[];
 }
 
 export interface SeededTree {
   readonly nodes: ReadonlyMap<string, SeededNode>;
   node(key: string): SeededNode;
-  /** What the access rules of the domain say, independently of the SQL under test. */
-  visibleTo(principals: readonly string[], key: string): boolean;
+  /**
+   * Whether `caller` may read the object, by the documented rules (visibility-model.ts): the expected
+   * answer, independent of the principals the rows were seeded with and of the SQL under test.
+   */
+  visibleTo(caller: ModelCaller, key: string): boolean;
   keyOf(id: string): string;
 }
 
 /**
  * Inserts the objects into `read.portal_objects` as the projector would leave them: materialized paths,
- * stored child counts, and read principals from `grantsOf` over each object's path.
+ * stored child counts, and read principals from the domain's `grantsOf` over each object's path (what
+ * the projector stores).
  */
 export async function seedTree(pool: Pool, specs: readonly NodeSpec[]): Promise<SeededTree> {
   const byKey = new Map(specs.map((spec) => [spec.key, spec]));
@@ -55,7 +58,7 @@ export async function seedTree(pool: Pool, specs: readonly NodeSpec[]): Promise<
     const parent = spec.parent === undefined ? undefined : byKey.get(spec.parent);
     return parent ? [...pathOf(parent), spec] : [spec];
   };
-  const access = (spec: NodeSpec): ObjectAccess => ({
+  const access = (spec: NodeSpec): ObjectAccess & ModelObject => ({
     orgId: spec.orgId,
     visibility: spec.visibility,
     createdBy: spec.createdBy,
@@ -72,7 +75,6 @@ export async function seedTree(pool: Pool, specs: readonly NodeSpec[]): Promise<
       title,
       ancestors: path.slice(0, -1).map((step) => step.key),
       children: specs.filter((other) => other.parent === spec.key).map((other) => other.key),
-      readPrincipals: grantsOf(path.map(access)).read,
     });
   }
   const node = (key: string): SeededNode => {
@@ -127,7 +129,7 @@ export async function seedTree(pool: Pool, specs: readonly NodeSpec[]): Promise<
   return {
     nodes,
     node,
-    visibleTo: (principals, key) => holdsAny(principals, node(key).readPrincipals),
+    visibleTo: (caller, key) => mayRead(caller, pathOf(node(key).spec).map(access)),
     keyOf: (id) => {
       const key = keys.get(id);
       if (key === undefined) throw new Error(`no node with id ${id}`);

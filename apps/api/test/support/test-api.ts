@@ -3,19 +3,20 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import type { EventStore } from '@portal/domain';
-import { InMemoryEventStore } from '@portal/eventstore';
+import type { PostgresEventStore } from '@portal/eventstore';
 import { createLogger, loadConfig, SecretBox, type Pool } from '@portal/platform';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createAuthServices } from '../../src/auth/auth-services.js';
 import type { ApiDependencies } from '../../src/dependencies.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from '../../src/events/change-feed-hub.js';
-import type { ProjectionWaiter } from '../../src/projection/projection-waiter.js';
+import { usePostgresEventStore } from './event-store.js';
+import { useProjector } from './projector.js';
 
 export interface TestApi {
   readonly baseUrl: string;
-  /** Every event the app appended. */
-  readonly store: InMemoryEventStore;
+  /** The event store the app appends to: the PostgreSQL adapter in the test database. */
+  readonly store: PostgresEventStore;
   /** Stream prefixes whose appends fail, as a store that is down would. */
   readonly failing: Set<string>;
   /** The box the app seals webhook secrets with. */
@@ -28,23 +29,29 @@ export interface TestApi {
 }
 
 /**
- * The real app on a test database of its own, with an in-memory event store the test can read and
- * break, and no projector (a create waits for nothing). Started in `beforeAll`, closed in `afterAll`.
+ * The real app on a test database of its own, with the PostgreSQL event store (whose appends a test can
+ * make fail, stream by stream) and the projector running in this process, so commands answer once they
+ * are projected, as in the service. Started in `beforeAll`, closed in `afterAll`.
  */
-export function useTestApi(pool: () => Pool, env: Record<string, string> = {}): TestApi {
-  const store = new InMemoryEventStore();
+export function useTestApi(
+  database: { readonly pool: Pool; readonly connectionString: string },
+  env: Record<string, string> = {},
+): TestApi {
+  const events = usePostgresEventStore(database);
+  const projector = useProjector(database);
   const failing = new Set<string>();
+  const store = () => events.store;
   const breakableStore: EventStore = {
-    append: (streamId, events, options) =>
+    append: (streamId, toAppend, options) =>
       [...failing].some((prefix) => streamId.startsWith(prefix))
         ? Promise.reject(new Error('event store unavailable'))
-        : store.append(streamId, events, options),
-    readStream: (streamId, options) => store.readStream(streamId, options),
-    streamRevision: (streamId) => store.streamRevision(streamId),
-    subscribeAll: (options) => store.subscribeAll(options),
-    headPosition: () => store.headPosition(),
-    syncPosition: () => store.syncPosition(),
-    close: () => store.close(),
+        : store().append(streamId, toAppend, options),
+    readStream: (streamId, options) => store().readStream(streamId, options),
+    streamRevision: (streamId) => store().streamRevision(streamId),
+    subscribeAll: (options) => store().subscribeAll(options),
+    headPosition: () => store().headPosition(),
+    syncPosition: (signal) => store().syncPosition(signal),
+    close: () => Promise.resolve(),
   };
   const webhookSecrets = new SecretBox(randomBytes(32));
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1', { maxRetriesPerRequest: 1 });
@@ -63,18 +70,17 @@ export function useTestApi(pool: () => Pool, env: Record<string, string> = {}): 
     const deps: ApiDependencies = {
       config,
       logger,
-      pool: pool(),
+      pool: database.pool,
       eventStore: breakableStore,
-      // No projector here: nothing to wait for.
-      projection: { waitFor: () => Promise.resolve(true) } as unknown as ProjectionWaiter,
+      projection: projector.waiter,
       objectStore: {} as ApiDependencies['objectStore'],
       uploadQueue: { enqueueCompletion: () => Promise.resolve() },
       readinessChecks: [],
       auth: createAuthServices(config, logger, redis),
       // Not started: these tests open no event stream.
       changeFeed: new ChangeFeedHub(
-        pool(),
-        pool(),
+        database.pool,
+        database.pool,
         { onAdvance: () => () => undefined },
         changeFeedSettingsOf(config),
         logger,
@@ -98,7 +104,9 @@ export function useTestApi(pool: () => Pool, env: Record<string, string> = {}): 
     get baseUrl() {
       return baseUrl;
     },
-    store,
+    get store() {
+      return events.store;
+    },
     failing,
     webhookSecrets,
     async post(path, body, headers = {}) {
