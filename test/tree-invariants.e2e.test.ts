@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addMember, signUp, type SignedInUser } from './support/auth.js';
-import { call, type JsonResponse } from './support/http.js';
+import { call, expectCommand } from './support/http.js';
 
 /**
  * The rules that span more than one object, over HTTP: concurrent moves never close a cycle, a delete
@@ -8,24 +8,12 @@ import { call, type JsonResponse } from './support/http.js';
  * take what the caller may not manage (docs/decisions.md "Cross-stream invariants", docs/identity.md).
  */
 
-/** A write's success: 201/200, or 202 when the projection was slower than the API waits (then wait here). */
-async function settled(response: JsonResponse, what: string): Promise<void> {
-  if (response.status === 202) {
-    const position = response.headers.get('x-event-position') ?? '';
-    for (let attempt = 0; attempt < 12; attempt += 1) {
-      if ((await call('GET', '/health', { headers: { 'x-min-position': position } })).status === 200) return;
-    }
-    throw new Error(`${what}: never projected`);
-  }
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-}
-
 async function createCatalog(user: SignedInUser, fields: Record<string, unknown> = {}): Promise<string> {
   const response = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
     headers: user.headers,
     body: { title: 'Catalog', description: 'tree invariants', links: [], ...fields },
   });
-  await settled(response, 'create catalog');
+  await expectCommand(response, 201, 'create catalog');
   return response.body.portalItemId;
 }
 
@@ -34,7 +22,7 @@ async function createCollection(user: SignedInUser, fields: Record<string, unkno
     headers: user.headers,
     body: { title: 'Collection', description: 'tree invariants', links: [], ...fields },
   });
-  await settled(response, 'create collection');
+  await expectCommand(response, 201, 'create collection');
   return response.body.portalItemId;
 }
 
@@ -65,7 +53,7 @@ describe('a move plus a share never lets anyone into objects the mover may not m
       headers: editor.headers,
       body: { principal: { type: 'user', id: stranger.userId }, permission: 'editor' },
     });
-    await settled(toStranger, 'share with the other tenant');
+    await expectCommand(toStranger, 201, 'share with the other tenant');
 
     const moved = await move(editor, org3, mine);
     expect(moved.status).toBe(403);
@@ -82,17 +70,18 @@ describe('a move plus a share never lets anyone into objects the mover may not m
     expect((await read(stranger, org3)).status).toBe(404);
     // Removed from the organization, the editor keeps nothing that came through it: not even their own catalog.
     expect((await read(editor, mine)).status).toBe(200);
-    await settled(
+    await expectCommand(
       await call('POST', '/api/auth/organization/remove-member', {
         headers: owner.headers,
         body: { userId: editor.userId },
       }),
+      200,
       'remove the editor',
     );
     expect((await read(editor, mine)).status).toBe(404);
     expect((await read(stranger, mine)).status).toBe(200);
     // The owner may: an admin decides who sees the organization's objects.
-    await settled(await move(owner, org3, mine), 'the owner’s move');
+    await expectCommand(await move(owner, org3, mine), 200, 'the owner’s move');
     expect((await read(stranger, org3)).status).toBe(200);
     expect((await read(stranger, hidden)).status).toBe(404);
   });
@@ -109,7 +98,7 @@ describe('concurrent moves', () => {
       expect(statuses).toEqual([200, 409]);
       expect(answers.find((answer) => answer.status === 409)?.body).toMatchObject({ code: 'CYCLE' });
       const winner = answers.find((answer) => answer.status !== 409);
-      if (winner) await settled(winner, 'the move that won');
+      if (winner) await expectCommand(winner, 200, 'the move that won');
       const [crumbsP, crumbsQ] = await Promise.all(
         [p, q].map((id) =>
           call<{ items: unknown[] }>('GET', `/api/v1/browser/nodes/${id}/breadcrumbs`, {
@@ -140,7 +129,7 @@ describe('a delete racing creates', () => {
       const acknowledged = created.filter((answer) => answer.status === 201 || answer.status === 202);
       for (const answer of created) expect([201, 202, 409]).toContain(answer.status);
       for (const answer of acknowledged) {
-        await settled(answer, 'racing create');
+        await expectCommand(answer, 201, 'racing create');
         expect((await read(owner, answer.body.portalItemId)).status).toBe(200);
       }
       if (deleted.status === 200 || deleted.status === 202) expect(acknowledged).toEqual([]);
@@ -161,8 +150,9 @@ describe('deleting what one may not see', () => {
       expect(JSON.stringify(answer.body)).not.toMatch(/children|Secret|private/);
     }
     expect((await read(owner, secret)).status).toBe(200);
-    await settled(
+    await expectCommand(
       await call('DELETE', `/api/v1/portal/items/${top}?recursive=true`, { headers: owner.headers }),
+      200,
       'the owner’s delete',
     );
     expect((await read(owner, secret)).status).toBe(404);
@@ -177,7 +167,7 @@ describe('an item named as a parent', () => {
       headers: owner.headers,
       body: { title: 'An item', links: [], parentId: collection },
     });
-    await settled(item, 'create item');
+    await expectCommand(item, 201, 'create item');
     const answer = await call('POST', '/api/v1/portal/catalogs/create', {
       headers: owner.headers,
       body: { title: 'Under an item', description: 'no', links: [], parentId: item.body.portalItemId },
