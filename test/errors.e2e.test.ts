@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { call, link } from './support/http.js';
+import { describe, expect, inject, it } from 'vitest';
+import { call, defaultCredentialHeaders, link } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -155,6 +155,29 @@ describe('errors: values PostgreSQL could not store, and paths not served yet', 
       const response = await call('POST', catalogPath, { body });
       expect(response.status).toBe(400);
       expectMessage(response.body);
+    }
+  });
+
+  it('refuses invalid UTF-8 in the raw body instead of storing U+FFFD', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"title":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","description":"latin-1, not UTF-8","links":[]}'),
+    ]);
+    const response = await fetch(`${inject('baseUrl')}${catalogPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...defaultCredentialHeaders() },
+      body: bytes,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'INVALID_UTF8' });
+  });
+
+  it('refuses titles of only spaces or invisible characters', async () => {
+    for (const title of ['   ', '\u200b\u200d\ufeff', '\u3164']) {
+      const created = await call('POST', catalogPath, { body: { title, description: 'ok', links: [] } });
+      expect(created.status, JSON.stringify(title)).toBe(400);
+      expectMessage(created.body, 'title', 'visible');
     }
   });
 

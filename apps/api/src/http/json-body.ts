@@ -9,6 +9,28 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+const INVALID_UTF8 = 'entity.invalid.utf8';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body-parser error of ours, raised from `verify` before the JSON is parsed. */
+function bodyError(status: number, type: string): Error {
+  return Object.assign(new Error(type), { status, type });
+}
+
+/**
+ * JSON between systems is UTF-8 (RFC 8259). Decoding alone would turn each invalid byte into U+FFFD and
+ * store that silently, so the raw bytes are checked first: an invalid sequence is a 400, and a body
+ * declared in another charset (UTF-16, which the parser would otherwise read) a 415.
+ */
+function requireUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (encoding !== 'utf-8') throw bodyError(415, 'charset.unsupported');
+  try {
+    utf8.decode(body);
+  } catch {
+    throw bodyError(400, INVALID_UTF8);
+  }
+}
+
 /** Errors of express's body parser carry `status`, and `type` unless they come from zlib. */
 interface BodyParserError {
   readonly status: number;
@@ -53,6 +75,12 @@ export function bodyProblemOf(error: unknown, req: Request): unknown {
       );
     case 'charset.unsupported':
       return new HttpProblem(415, 'request body must be UTF-8 JSON', 'UNSUPPORTED_MEDIA_TYPE');
+    case INVALID_UTF8:
+      return new HttpProblem(
+        400,
+        'request body is not valid UTF-8; send JSON text encoded as UTF-8',
+        'INVALID_UTF8',
+      );
     case undefined:
       return new HttpProblem(
         400,
@@ -65,8 +93,8 @@ export function bodyProblemOf(error: unknown, req: Request): unknown {
 }
 
 /**
- * JSON bodies only: a body of another media type answers 415, malformed JSON 400, an oversized body
- * (counted after decompression) 413 and a body that does not decompress 400.
+ * JSON bodies only: a body of another media type answers 415, malformed JSON or invalid UTF-8 400, an
+ * oversized body (counted after decompression) 413 and a body that does not decompress 400.
  */
 export function jsonBody(limitBytes: number): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
@@ -76,7 +104,11 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     }
     next();
   };
-  const parse: RequestHandler = express.json({ limit: limitBytes, type: JSON_TYPES });
+  const parse: RequestHandler = express.json({
+    limit: limitBytes,
+    type: JSON_TYPES,
+    verify: requireUtf8,
+  });
   const parseJson: RequestHandler = (req, res, next) => {
     void parse(req, res, (error?: unknown) => {
       next(error === undefined ? undefined : bodyProblemOf(error, req));

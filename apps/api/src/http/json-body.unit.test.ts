@@ -93,3 +93,45 @@ describe('jsonBody: plain bodies', () => {
     });
   });
 });
+
+describe('jsonBody: the bytes must be UTF-8', () => {
+  const withBytes = (bytes: number[]): Buffer =>
+    Buffer.concat([Buffer.from('{"title":"a'), Buffer.from(bytes), Buffer.from('b"}')]);
+
+  it.each([
+    ['a byte that never occurs in UTF-8', [0xff]],
+    ['a lone continuation byte', [0x80]],
+    ['an overlong encoding of "/"', [0xc0, 0xaf]],
+    ['a truncated three-byte sequence', [0xe2, 0x82]],
+    ['an encoded surrogate (CESU-8)', [0xed, 0xa0, 0x80]],
+    ['a code point past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('answers 400 for %s instead of storing U+FFFD', async (_name, bytes) => {
+    const base = await echoServer();
+    const answer = await post(base, withBytes(bytes), {});
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'INVALID_UTF8' });
+  });
+
+  it('answers 400 for invalid UTF-8 inside a gzip body', async () => {
+    const base = await echoServer();
+    const answer = await post(base, gzipSync(withBytes([0xff])), { 'content-encoding': 'gzip' });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_UTF8' } });
+  });
+
+  it('reads multi-byte characters and a byte-order mark', async () => {
+    const base = await echoServer();
+    const text = 'Café 地図 🗺';
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(JSON.stringify({ title: text })),
+    ]);
+    expect(await post(base, body, {})).toEqual({ status: 200, body: { received: { title: text } } });
+  });
+
+  it('answers 415 for a body declared in another charset', async () => {
+    const base = await echoServer();
+    const utf16 = Buffer.from(JSON.stringify({ title: 'x' }), 'utf16le');
+    const answer = await post(base, utf16, { 'content-type': 'application/json; charset=utf-16le' });
+    expect(answer).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+});
