@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { call, defaultCredentialHeaders, link } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
@@ -186,5 +187,30 @@ describe('errors: values PostgreSQL could not store, and paths not served yet', 
       JSON.stringify(['2024-02-30T00:00:00.000Z', '6f1c2b8e-4d3a-4b7e-9c1d-2a3b4c5d6e7f']),
     ).toString('base64url');
     expect((await call('GET', `/api/v1/portal/catalogs/?cursor=${cursor}`)).status).toBe(400);
+  });
+});
+
+/** Bytes exactly as given, for requests fetch refuses to send; resolves with the status and the body. */
+async function sendRaw(request: string): Promise<{ status: number; body: string }> {
+  const url = new URL(inject('baseUrl'));
+  const socket = connect(Number(url.port), url.hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => undefined);
+  socket.write(request);
+  await new Promise((resolve) => socket.on('close', resolve));
+  const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n', 2);
+  return { status: Number(head.split(' ')[1]), body };
+}
+
+describe("errors: requests that Node's parser refuses still get the JSON error body", () => {
+  it.each([
+    ['a URL over 16 KiB', `GET /${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+    ['an unknown method', 'FROBNICATE /health HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['a control character in a header', 'GET /health HTTP/1.1\r\nHost: x\r\nX-A: b\u0001c\r\n\r\n', 400],
+  ])('%s', async (_name, request, status) => {
+    const answer = await sendRaw(request);
+    expect(answer.status).toBe(status);
+    expectMessage(JSON.parse(answer.body));
   });
 });
