@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { ApiDependencies } from './dependencies.js';
 import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
+import { cachePolicy } from './auth/cache-policy.js';
 import { cors } from './auth/cors.js';
 import { csrfProtection } from './auth/csrf.js';
 import { authRoutes } from './auth/routes.js';
@@ -32,6 +33,8 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(requestLogging(deps.logger));
   app.use(cors(deps.config));
   app.use(cookieParser());
+  // Before authentication, so a 401 for a bad credential carries the policy too.
+  app.use(cachePolicy);
   app.use(authenticate(deps));
   app.use(csrfProtection(deps.config));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
