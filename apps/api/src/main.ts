@@ -9,6 +9,7 @@ import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
+import { requirePublicBaseUrl } from './http/base-url.js';
 import { answerClientError } from './http/client-error.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
@@ -17,6 +18,7 @@ import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 const SHUTDOWN_GRACE_MS = 20_000;
 
 const config = loadConfig();
+requirePublicBaseUrl(config);
 const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 
 const pool = createPool({
