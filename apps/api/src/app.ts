@@ -31,6 +31,11 @@ export function createApp(deps: ApiDependencies): Express {
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestLogging(deps.logger));
+  // Every answer is JSON (or a redirect, or an event stream): never let a browser guess another type.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(cors(deps.config));
   app.use(cookieParser());
   // Before authentication, so a 401 for a bad credential carries the policy too.
