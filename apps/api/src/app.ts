@@ -43,7 +43,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(authenticate(deps));
   app.use(csrfProtection(deps.config));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
-  app.use(minPositionGate(deps.projection, deps.config.PROJECTION_WAIT_MS));
+  app.use(minPositionGate(deps.projection, deps.eventStore, deps.config.PROJECTION_WAIT_MS));
 
   app.use(healthRoutes(deps));
   app.use(authRoutes(deps));

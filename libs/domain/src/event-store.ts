@@ -86,5 +86,11 @@ export interface EventStore {
   subscribeAll(options: SubscribeAllOptions): AsyncIterable<readonly RecordedEvent[]>;
   /** Position of the newest event a subscriber can see now; `START` when there is none. */
   headPosition(): Promise<Position>;
+  /**
+   * Position of the newest event committed, whether or not a subscriber can see it yet (the PostgreSQL
+   * adapter holds events back behind older transactions); `START` when there is none. No event that
+   * exists has a position beyond it.
+   */
+  lastWrittenPosition(): Promise<Position>;
   close(): Promise<void>;
 }

@@ -29,6 +29,7 @@ const breakableStore: EventStore = {
   readStream: (streamId) => store.readStream(streamId),
   subscribeAll: (options) => store.subscribeAll(options),
   headPosition: () => store.headPosition(),
+  lastWrittenPosition: () => store.lastWrittenPosition(),
   close: () => store.close(),
 };
 

@@ -66,6 +66,11 @@ export class InMemoryEventStore implements EventStore {
     return Promise.resolve(this.log.at(-1)?.position ?? START);
   }
 
+  /** Nothing is held back in memory: the head is the last event written. */
+  lastWrittenPosition(): Promise<Position> {
+    return this.headPosition();
+  }
+
   close(): Promise<void> {
     this.closing.abort();
     return Promise.resolve();

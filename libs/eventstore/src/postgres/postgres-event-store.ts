@@ -135,6 +135,15 @@ export class PostgresEventStore implements EventStore {
     return row ? toPosition(row) : START;
   }
 
+  async lastWrittenPosition(): Promise<Position> {
+    const result = await this.pool.query<Pick<EventRow, 'commit_position' | 'prepare_position'>>({
+      name: `es_last_written_${this.schema}`,
+      text: this.statements.lastWrittenPosition,
+    });
+    const row = result.rows[0];
+    return row ? toPosition(row) : START;
+  }
+
   /** Ends every running subscription. The pool belongs to the caller and stays open. */
   close(): Promise<void> {
     this.closing.abort();

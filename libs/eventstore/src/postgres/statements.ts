@@ -62,6 +62,8 @@ export interface EventStoreStatements {
   /** $1 commit, $2 prepare (exclusive lower bound), $3 limit. Only rows below the commit barrier. */
   readonly readAllPage: string;
   readonly headPosition: string;
+  /** The newest committed row, above the barrier too. */
+  readonly lastWrittenPosition: string;
 }
 
 export function buildStatements(schemaName: string): EventStoreStatements {
@@ -114,6 +116,11 @@ export function buildStatements(schemaName: string): EventStoreStatements {
       SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
       FROM ${s}.events e
       WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY e.transaction_id DESC, e.global_position DESC
+      LIMIT 1`,
+    lastWrittenPosition: `
+      SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
+      FROM ${s}.events e
       ORDER BY e.transaction_id DESC, e.global_position DESC
       LIMIT 1`,
   };
