@@ -122,6 +122,22 @@ describe('item upload, end to end through the upload worker', () => {
     expect(sha256((await download(ready.assets[0]?.href ?? '')).bytes)).toBe(sha256(file));
   });
 
+  it('reports the assembled size once ready when the upload declared none', async () => {
+    const catalogId = await createCatalog({ title: 'Unsized' });
+    const file = fileOf(1234);
+    const descriptor = await createItem({ parentId: catalogId });
+    expect(descriptor.partUrls.map((part) => part.partNumber)).toEqual([1]);
+    await uploadParts(descriptor, file);
+    const open = await call('GET', `/api/v1/portal/items/${descriptor.portalItemId}/upload`);
+    expect(open.body).toMatchObject({ status: 'uploading', size: null, bytesReceived: 1234 });
+
+    await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/complete`);
+    expect((await waitForStatus(descriptor.portalItemId, ['ready', 'failed'])).status).toBe('ready');
+    const ready = await call('GET', `/api/v1/portal/items/${descriptor.portalItemId}/upload`);
+    expectMatchesContract(uploadStatusSchema, ready.body);
+    expect(ready.body).toMatchObject({ status: 'ready', size: 1234, partCount: null });
+  });
+
   it('fails a completion with a part missing, says which, and completes once the part arrives', async () => {
     const collectionId = await createCollection();
     const file = fileOf(11 * MIB);

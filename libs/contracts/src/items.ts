@@ -147,7 +147,10 @@ export const uploadStatusSchema = z.object({
   statusMessage: z.string().nullable().meta({ description: 'Why the last completion failed.' }),
   partSize: z.int().positive(),
   partCount: z.int().positive().nullable().meta({ description: 'Null when the size was not given.' }),
-  size: z.int().min(0).nullable(),
+  size: z.int().min(0).nullable().meta({
+    description:
+      'Bytes of the file: the size declared on create, or, once ready, that of the assembled object. Null while an upload without a declared size is open.',
+  }),
   fileName: z.string().nullable(),
   contentType: z.string().nullable(),
   partsReceived: z
