@@ -12,7 +12,7 @@ export const FILE_NAME_MAX = 255;
 export const CONTENT_TYPE_MAX = 255;
 
 const MIB = 1024 ** 2;
-/** S3's multipart bounds (DESIGN.md §7); the domain's part plan enforces the same. */
+/** S3's multipart bounds; the domain's part plan enforces the same. */
 export const MIN_PART_BYTES = 5 * MIB;
 export const MAX_PART_BYTES = 5 * 1024 * MIB;
 export const MAX_PART_NUMBER = 10_000;

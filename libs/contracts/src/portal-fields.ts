@@ -26,7 +26,7 @@ export const titleSchema = boundedText(1, TITLE_MAX).refine(
 export const descriptionSchema = boundedText(1, DESCRIPTION_MAX);
 export const parentIdSchema = uuid().meta({ description: 'Id of the parent; absent for the root level.' });
 
-/** Portal object kinds and item statuses (DESIGN §6). */
+/** Portal object kinds and item statuses. */
 export const portalKinds = ['catalog', 'collection', 'item'] as const;
 export const portalItemStatuses = [
   'uploading',
