@@ -68,9 +68,11 @@ export function answerClientError(
   logger: Logger,
 ): (error: Error & { code?: string }, socket: Duplex) => void {
   return (error, socket) => {
-    // A response is already under way (a pipelined request), or the peer is gone: nothing can be said.
-    const bytesWritten = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
-    if (error.code === 'ECONNRESET' || !socket.writable || bytesWritten > 0) {
+    // The peer is gone, or a response on this connection has begun (a request pipelined behind it
+    // failed): nothing more can be said. Earlier responses of a keep-alive connection do not count:
+    // the connection is between two requests, as Node's own handler checks.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
       socket.destroy();
       return;
     }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { createLogger } from '@portal/platform';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useInProcessServers } from '../../test/support/in-process-server.js';
 import { answerClientError } from './client-error.js';
 
@@ -80,6 +80,23 @@ describe('answerClientError: what Node refuses before express sees it', () => {
   it('answers 400 with a JSON body for bytes that are not HTTP at all', async () => {
     const url = await serverAnsweringClientErrors();
     expectJsonProblem(await sendRaw(url, 'hello there\r\n\r\n'), 400);
+  });
+
+  it('answers on a keep-alive connection that has already served a request', async () => {
+    const url = await serverAnsweringClientErrors();
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await vi.waitFor(() => {
+      expect(received).toMatch(/\r\n\r\n\{\}$/);
+    });
+    socket.write(`GET /${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await new Promise((resolve) => socket.on('close', resolve));
+    const second = received.slice(received.indexOf('{}') + 2);
+    expect(second).toMatch(/^HTTP\/1.1 431 /);
+    expect(second).toContain('"code":"HEADERS_TOO_LARGE"');
   });
 
   it('leaves a well-formed request to the application', async () => {
