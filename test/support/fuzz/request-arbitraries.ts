@@ -277,8 +277,56 @@ function bodyValue(operation: Operation, context: ValueContext): fc.Arbitrary<un
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
 
-/** Requests for one operation: its own method mostly, its parameters and body in every flavour. */
+/**
+ * Requests a client would send: the operation's method, real ids, valid parameters and body as plain
+ * JSON, a credential. They get past validation into the handlers, where the chaotic ones rarely do.
+ */
+function wellFormedRequestFor(operation: Operation, context: ValueContext): fc.Arbitrary<FuzzRequest> {
+  const known = fc.constantFrom(...context.knownIds);
+  return fc
+    .record({
+      ids: fc.array(known, { minLength: 4, maxLength: 4 }),
+      query: fc.record(
+        Object.fromEntries(
+          operation.parameters
+            .filter((parameter) => parameter.in === 'query')
+            .map((parameter) => [parameter.name, validValue(parameter.schema, context)]),
+        ),
+        { requiredKeys: [] },
+      ),
+      body: operation.body === null ? fc.constant(undefined) : validValue(operation.body, context),
+      credential: fc.constantFrom<Credential>('jwt', 'api-key'),
+    })
+    .map(({ ids, query, body, credential }) => {
+      let index = 0;
+      const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+        name === 'type' ? 'user' : name === 'path' ? 'fuzz-catalog' : (ids[index++ % ids.length] ?? ''),
+      );
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query))
+        search.append(name, typeof value === 'string' ? value : jsonText(value));
+      const text = search.toString();
+      return {
+        operation: `${operation.method} ${operation.path}`,
+        method: operation.method,
+        target: `${path}${text === '' ? '' : `?${text}`}`,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? null : Buffer.from(jsonText(body)),
+        credential,
+      };
+    });
+}
+
+/** Requests for one operation: well-formed ones, and chaotic ones with every part in every flavour. */
 export function requestsFor(operation: Operation, context: ValueContext): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(
+    { weight: 1, arbitrary: wellFormedRequestFor(operation, context) },
+    { weight: 3, arbitrary: chaoticRequestFor(operation, context) },
+  );
+}
+
+/** Its own method mostly, its parameters and body valid, at their edges or malformed, odd headers. */
+function chaoticRequestFor(operation: Operation, context: ValueContext): fc.Arbitrary<FuzzRequest> {
   const wantsBody = operation.body !== null;
   return fc
     .record({

@@ -119,7 +119,9 @@ export function validValue(raw: JsonSchema, context: ValueContext, depth = 0): f
     case 'null':
       return fc.constant(null);
     case 'array': {
-      const items = (schema.items ?? schema.prefixItems ?? {}) as JsonSchema | JsonSchema[];
+      // A tuple (`prefixItems`, with `items: false` after it) before a list.
+      const items = (Array.isArray(schema.prefixItems) ? schema.prefixItems : (schema.items ?? {})) as
+        JsonSchema | JsonSchema[];
       const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const maxLength = Math.max(
         minLength,
