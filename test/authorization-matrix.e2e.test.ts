@@ -5,7 +5,7 @@ import { claimsFor, forgeJwt } from './support/tokens.js';
 import { createItem, fileOf, uploadParts, waitForStatus } from './support/uploads.js';
 
 /**
- * Every endpoint × every kind of caller, asserting the exact status (issue 5). The rows are checked
+ * Every endpoint × every kind of caller, asserting the exact status (docs/identity.md). The rows are checked
  * against the OpenAPI document the API serves, so an endpoint added without a row fails this test.
  *
  * The organization under test is the owner's personal one; an admin, an editor and a viewer are its

@@ -25,12 +25,12 @@ describe('consistency a frontend and a pipeline can rely on', () => {
     expect(read.status).toBe(200);
   });
 
-  it('answers 503 with Retry-After when the read models cannot reach X-Min-Position in time', async () => {
+  it('answers 400 at once for an X-Min-Position beyond every event, which no wait could reach', async () => {
     const response = await call('GET', '/api/v1/portal/catalogs/', {
       headers: { 'x-min-position': '99999999999.99999999999' },
     });
-    expect(response.status).toBe(503);
-    expect(response.headers.get('retry-after')).toBe('1');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'POSITION_NOT_REACHABLE' });
     expect(response.body).toHaveProperty('message');
   });
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { call, expectCommand, link } from './support/http.js';
+import { connect } from 'node:net';
+import { describe, expect, inject, it } from 'vitest';
+import { call, defaultCredentialHeaders, expectCommand, link } from './support/http.js';
 import { useSignedInCaller } from './support/auth.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -158,10 +159,58 @@ describe('errors: values PostgreSQL could not store, and paths not served yet', 
     }
   });
 
+  it('refuses invalid UTF-8 in the raw body instead of storing U+FFFD', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"title":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","description":"latin-1, not UTF-8","links":[]}'),
+    ]);
+    const response = await fetch(`${inject('baseUrl')}${catalogPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...defaultCredentialHeaders() },
+      body: bytes,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'INVALID_UTF8' });
+  });
+
+  it('refuses titles of only spaces or invisible characters', async () => {
+    for (const title of ['   ', '\u200b\u200d\ufeff', '\u3164']) {
+      const created = await call('POST', catalogPath, { body: { title, description: 'ok', links: [] } });
+      expect(created.status, JSON.stringify(title)).toBe(400);
+      expectMessage(created.body, 'title', 'visible');
+    }
+  });
+
   it('refuses a cursor with a date PostgreSQL would reject', async () => {
     const cursor = Buffer.from(
       JSON.stringify(['2024-02-30T00:00:00.000Z', '6f1c2b8e-4d3a-4b7e-9c1d-2a3b4c5d6e7f']),
     ).toString('base64url');
     expect((await call('GET', `/api/v1/portal/catalogs/?cursor=${cursor}`)).status).toBe(400);
+  });
+});
+
+/** Bytes exactly as given, for requests fetch refuses to send; resolves with the status and the body. */
+async function sendRaw(request: string): Promise<{ status: number; body: string }> {
+  const url = new URL(inject('baseUrl'));
+  const socket = connect(Number(url.port), url.hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => undefined);
+  socket.write(request);
+  await new Promise((resolve) => socket.on('close', resolve));
+  const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n', 2);
+  return { status: Number(head.split(' ')[1]), body };
+}
+
+describe("errors: requests that Node's parser refuses still get the JSON error body", () => {
+  it.each([
+    ['a URL over 16 KiB', `GET /${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+    ['an unknown method', 'FROBNICATE /health HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['a control character in a header', 'GET /health HTTP/1.1\r\nHost: x\r\nX-A: b\u0001c\r\n\r\n', 400],
+  ])('%s', async (_name, request, status) => {
+    const answer = await sendRaw(request);
+    expect(answer.status).toBe(status);
+    expectMessage(JSON.parse(answer.body));
   });
 });

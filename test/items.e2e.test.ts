@@ -78,6 +78,28 @@ describe('item upload, end to end through the upload worker', () => {
     expect(sha256(bytes)).toBe(sha256(file));
   });
 
+  it('serves a file uploaded as text/html as an attachment, never as a page of the bucket', async () => {
+    const collectionId = await createCollection({ title: 'Uploaded pages' });
+    const file = Buffer.from('<html><script>alert(document.domain)</script></html>');
+    const descriptor = await createItem({
+      parentId: collectionId,
+      size: file.length,
+      contentType: 'text/html',
+    });
+    const parts = await uploadParts(descriptor, file);
+    await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/complete`, {
+      body: { parts },
+    });
+    const ready = await waitForStatus(descriptor.portalItemId, ['ready', 'failed']);
+    expect(ready.status).toBe('ready');
+
+    const { redirect, file: served, bytes } = await download(ready.assets[0]?.href ?? '');
+    expect(redirect.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment; filename="data"/);
+    expect(served.headers.get('content-type')).toBe('application/octet-stream');
+    expect(bytes.equals(file)).toBe(true);
+  });
+
   it('takes a 200 MiB file in the default 64 MiB parts, byte-identical after download', async () => {
     const collectionId = await createCollection({ title: 'Large files' });
     const file = fileOf(200 * MIB);
@@ -104,6 +126,22 @@ describe('item upload, end to end through the upload worker', () => {
     const ready = await waitForStatus(descriptor.portalItemId, ['ready', 'failed']);
     expect(ready).toMatchObject({ status: 'ready' });
     expect(sha256((await download(ready.assets[0]?.href ?? '')).bytes)).toBe(sha256(file));
+  });
+
+  it('reports the assembled size once ready when the upload declared none', async () => {
+    const catalogId = await createCatalog({ title: 'Unsized' });
+    const file = fileOf(1234);
+    const descriptor = await createItem({ parentId: catalogId });
+    expect(descriptor.partUrls.map((part) => part.partNumber)).toEqual([1]);
+    await uploadParts(descriptor, file);
+    const open = await call('GET', `/api/v1/portal/items/${descriptor.portalItemId}/upload`);
+    expect(open.body).toMatchObject({ status: 'uploading', size: null, bytesReceived: 1234 });
+
+    await call('POST', `/api/v1/portal/items/${descriptor.portalItemId}/upload/complete`);
+    expect((await waitForStatus(descriptor.portalItemId, ['ready', 'failed'])).status).toBe('ready');
+    const ready = await call('GET', `/api/v1/portal/items/${descriptor.portalItemId}/upload`);
+    expectMatchesContract(uploadStatusSchema, ready.body);
+    expect(ready.body).toMatchObject({ status: 'ready', size: 1234, partCount: null });
   });
 
   it('fails a completion with a part missing, says which, and completes once the part arrives', async () => {

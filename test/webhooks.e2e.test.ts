@@ -261,6 +261,13 @@ describe('webhooks', () => {
     });
     expect(badTypes.status).toBe(400);
     expect(badTypes.body.message).toMatch(/eventTypes/);
+    const unknownType = await call<{ message: string }>('POST', '/api/v1/webhooks', {
+      headers: owner.headers,
+      body: { url: receiver.url, eventTypes: ['CatalogCreated', 'CatalogCreatd'] },
+    });
+    expect(unknownType.status).toBe(400);
+    expect(unknownType.body.message).toContain('"CatalogCreatd"');
+    expect(unknownType.body.message).toContain('PortalObjectUpdated');
   });
 });
 

@@ -89,12 +89,12 @@ export async function waitForStatus(
 export async function download(
   href: string,
   headers: Record<string, string> = defaultCredentialHeaders(),
-): Promise<{ redirect: Response; bytes: Buffer }> {
+): Promise<{ redirect: Response; file: Response; bytes: Buffer }> {
   const redirect = await fetch(href, { redirect: 'manual', headers });
   const location = redirect.headers.get('location');
   if (redirect.status !== 302 || !location)
     throw new Error(`download: ${redirect.status} ${await redirect.text()}`);
   const file = await fetch(location);
   if (file.status !== 200) throw new Error(`presigned GET: ${file.status} ${await file.text()}`);
-  return { redirect, bytes: Buffer.from(await file.arrayBuffer()) };
+  return { redirect, file, bytes: Buffer.from(await file.arrayBuffer()) };
 }

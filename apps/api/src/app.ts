@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { ApiDependencies } from './dependencies.js';
 import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
+import { cachePolicy } from './auth/cache-policy.js';
 import { cors } from './auth/cors.js';
 import { csrfProtection } from './auth/csrf.js';
 import { authRoutes } from './auth/routes.js';
@@ -30,12 +31,19 @@ export function createApp(deps: ApiDependencies): Express {
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestLogging(deps.logger));
+  // Every answer is JSON (or a redirect, or an event stream): never let a browser guess another type.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(cors(deps.config));
   app.use(cookieParser());
+  // Before authentication, so a 401 for a bad credential carries the policy too.
+  app.use(cachePolicy);
   app.use(authenticate(deps));
   app.use(csrfProtection(deps.config));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
-  app.use(minPositionGate(deps.projection, deps.config.PROJECTION_WAIT_MS));
+  app.use(minPositionGate(deps.projection, deps.eventStore, deps.config.PROJECTION_WAIT_MS));
 
   app.use(healthRoutes(deps));
   app.use(authRoutes(deps));

@@ -9,12 +9,15 @@ import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
+import { requirePublicBaseUrl } from './http/base-url.js';
+import { answerClientError } from './http/client-error.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
 import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
 const config = loadConfig();
+requirePublicBaseUrl(config);
 const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 
 const pool = createPool({
@@ -92,6 +95,7 @@ const server = app.listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.HOST }, 'listening');
 });
+server.on('clientError', answerClientError(logger));
 
 /** Lets requests in flight finish (bounded), then releases every connection. */
 let shuttingDown = false;

@@ -52,7 +52,7 @@ export async function completeInObjectStore(
   // A concurrent attempt may have assembled it first; then this one checks what that one made.
   if (!assembled) return adoptCompletedObject(objectStore, item);
 
-  // Ceph 16.2 answers the completion with an empty ETag (DESIGN.md §8): HeadObject tells the truth.
+  // Ceph 16.2 answers the completion with an empty ETag: HeadObject tells the truth.
   const object = await objectStore.headObject(key);
   if (object === null)
     throw new ObjectStoreUnavailableError('object storage does not show the assembled object yet');

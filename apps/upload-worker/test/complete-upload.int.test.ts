@@ -81,7 +81,9 @@ describe('complete-upload', () => {
       uploadId: item.plan.uploadId,
       assetId: assetIdOf(item.plan.uploadId),
     });
-    const download = await fetch(await context.objectStore.presignDownload(item.plan.key, 60, null));
+    const download = await fetch(
+      await context.objectStore.presignDownload(item.plan.key, 60, { fileName: null, contentType: null }),
+    );
     expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
     expect(context.log.lines.join('\n')).not.toMatch(/X-Amz-Signature|secret/i);
 

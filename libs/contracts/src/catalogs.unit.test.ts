@@ -9,6 +9,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
 import { someId, validCatalogBody } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+import { itRefusesInvisibleTitles } from './test-support/visible-title.js';
 
 describe('catalog create body', () => {
   itEnforcesStringBounds(createCatalogBodySchema, {
@@ -16,6 +17,7 @@ describe('catalog create body', () => {
     max: TITLE_MAX,
     bodyWith: (title) => ({ ...validCatalogBody(), title }),
   });
+  itRefusesInvisibleTitles(createCatalogBodySchema, (title) => ({ ...validCatalogBody(), title }));
   itEnforcesStringBounds(createCatalogBodySchema, {
     path: 'description',
     max: DESCRIPTION_MAX,

@@ -10,6 +10,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
 import { someId, validCatalogBody, validCollectionBody } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+import { itRefusesInvisibleTitles } from './test-support/visible-title.js';
 
 describe('collection create body', () => {
   itEnforcesStringBounds(createCollectionBodySchema, {
@@ -17,6 +18,7 @@ describe('collection create body', () => {
     max: TITLE_MAX,
     bodyWith: (title) => ({ ...validCollectionBody(), title }),
   });
+  itRefusesInvisibleTitles(createCollectionBodySchema, (title) => ({ ...validCollectionBody(), title }));
   itEnforcesStringBounds(createCollectionBodySchema, {
     path: 'description',
     max: DESCRIPTION_MAX,

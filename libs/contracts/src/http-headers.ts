@@ -1,4 +1,4 @@
-/** Header names of the consistency and concurrency protocol (DESIGN §5), shared by API and docs. */
+/** Header names of the consistency and concurrency protocol (docs/decisions.md), shared by API and docs. */
 export const httpHeaders = {
   /** Response: opaque position of the command's last event. */
   eventPosition: 'X-Event-Position',

@@ -12,7 +12,7 @@ export const FILE_NAME_MAX = 255;
 export const CONTENT_TYPE_MAX = 255;
 
 const MIB = 1024 ** 2;
-/** S3's multipart bounds (DESIGN.md §7); the domain's part plan enforces the same. */
+/** S3's multipart bounds; the domain's part plan enforces the same. */
 export const MIN_PART_BYTES = 5 * MIB;
 export const MAX_PART_BYTES = 5 * 1024 * MIB;
 export const MAX_PART_NUMBER = 10_000;
@@ -147,7 +147,10 @@ export const uploadStatusSchema = z.object({
   statusMessage: z.string().nullable().meta({ description: 'Why the last completion failed.' }),
   partSize: z.int().positive(),
   partCount: z.int().positive().nullable().meta({ description: 'Null when the size was not given.' }),
-  size: z.int().min(0).nullable(),
+  size: z.int().min(0).nullable().meta({
+    description:
+      'Bytes of the file: the size declared on create, or, once ready, that of the assembled object. Null while an upload without a declared size is open.',
+  }),
   fileName: z.string().nullable(),
   contentType: z.string().nullable(),
   partsReceived: z

@@ -4,6 +4,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from './portal-fields.js';
 import { someId, validItemBody, validLink } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+import { itRefusesInvisibleTitles } from './test-support/visible-title.js';
 
 describe('item create body', () => {
   itEnforcesStringBounds(createItemBodySchema, {
@@ -11,6 +12,7 @@ describe('item create body', () => {
     max: TITLE_MAX,
     bodyWith: (title) => ({ ...validItemBody(), title }),
   });
+  itRefusesInvisibleTitles(createItemBodySchema, (title) => ({ ...validItemBody(), title }));
   itEnforcesStringBounds(createItemBodySchema, {
     path: 'description',
     max: DESCRIPTION_MAX,

@@ -8,6 +8,7 @@ import {
 import { someId, validExtent, validLink } from './test-support/fixtures.js';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { itEnforcesStringBounds } from './test-support/string-bounds.js';
+import { itRefusesInvisibleTitles } from './test-support/visible-title.js';
 
 describe('update body', () => {
   itEnforcesStringBounds(updatePortalItemBodySchema, {
@@ -15,6 +16,7 @@ describe('update body', () => {
     max: 140,
     bodyWith: (title) => ({ title }),
   });
+  itRefusesInvisibleTitles(updatePortalItemBodySchema, (title) => ({ title }));
   itEnforcesStringBounds(updatePortalItemBodySchema, {
     path: 'description',
     max: 1000,

@@ -9,12 +9,63 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const MAX_WEBHOOK_EVENT_TYPES = 100;
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
 
-/** An event type as the event store names it (`PortalObjectUpdated`), or `*` for every type. */
+/**
+ * The event types an endpoint can subscribe to, as the event store names them: every event of an
+ * organization's objects and of the organization itself. `UserRegistered` belongs to no organization
+ * and is never delivered. A unit test keeps this list equal to the domain's event types.
+ */
+export const webhookEventTypes = [
+  'CatalogCreated',
+  'CollectionCreated',
+  'PortalObjectUpdated',
+  'PortalObjectMoved',
+  'PortalObjectDeleted',
+  'VisibilityChanged',
+  'ObjectShared',
+  'ObjectUnshared',
+  'ItemUploadStarted',
+  'UploadCompletionRequested',
+  'AssetAttached',
+  'UploadCompleted',
+  'UploadFailed',
+  'UploadAborted',
+  'UploadExpired',
+  'OrganizationCreated',
+  'MemberAdded',
+  'MemberInvited',
+  'InvitationCancelled',
+  'MemberRoleChanged',
+  'MemberRemoved',
+  'ApiKeyCreated',
+  'ApiKeyRevoked',
+  'WebhookRegistered',
+  'WebhookRemoved',
+  'WebhookDisabled',
+  'WebhookEnabled',
+  'WebhookSecretRotated',
+] as const;
+
+const subscribable: ReadonlySet<string> = new Set(['*', ...webhookEventTypes]);
+
+/** An event type, or `*` for every type. Unknown names are reported once, by the list (below). */
 export const webhookEventTypeSchema = z
   .string({ error: expected('a string') })
-  .regex(/^(\*|[A-Za-z][A-Za-z0-9]{0,99})$/, {
-    error: 'must be an event type such as "CatalogCreated", or "*"',
+  .max(100, { error: 'must be at most 100 characters' })
+  .meta({ enum: ['*', ...webhookEventTypes] });
+
+/** The subscription list: each name must be known, so a typo never subscribes to nothing silently. */
+const webhookEventTypeListSchema = boundedArray(webhookEventTypeSchema, {
+  min: 1,
+  max: MAX_WEBHOOK_EVENT_TYPES,
+  unit: 'event type',
+}).superRefine((types, context) => {
+  const unknown = [...new Set(types.filter((type) => !subscribable.has(type)))];
+  if (unknown.length === 0) return;
+  context.addIssue({
+    code: 'custom',
+    message: `unknown event types ${unknown.map((type) => JSON.stringify(type)).join(', ')}; each must be "*" or one of: ${webhookEventTypes.join(', ')}`,
   });
+});
 
 /** `POST /api/v1/webhooks`. The URL rules (https, no private targets) are checked by the API. */
 export const registerWebhookBodySchema = strictObject(
@@ -23,11 +74,9 @@ export const registerWebhookBodySchema = strictObject(
       description:
         'Where deliveries are POSTed: `https://`, a public address (see docs/webhooks.md for the rules).',
     }),
-    eventTypes: boundedArray(webhookEventTypeSchema, {
-      min: 1,
-      max: MAX_WEBHOOK_EVENT_TYPES,
-      unit: 'event type',
-    }).meta({ description: 'Event types to deliver, or `["*"]` for every event of the organization.' }),
+    eventTypes: webhookEventTypeListSchema.meta({
+      description: 'Event types to deliver, or `["*"]` for every event of the organization.',
+    }),
     description: boundedText(0, MAX_WEBHOOK_DESCRIPTION_LENGTH).exactOptional(),
   },
   body,

@@ -100,5 +100,11 @@ export interface EventStore {
    * PostgreSQL) until every transaction that could hold such an event has ended.
    */
   syncPosition(signal?: AbortSignal): Promise<Position>;
+  /**
+   * Position of the newest event committed, whether or not a subscriber can see it yet (the PostgreSQL
+   * adapter holds events back behind older transactions); `START` when there is none. No event that
+   * exists has a position beyond it.
+   */
+  lastWrittenPosition(): Promise<Position>;
   close(): Promise<void>;
 }

@@ -438,6 +438,17 @@ export function eventStoreContract(options: EventStoreContractOptions): void {
     expect(recorder.hasEnded).toBe(true);
   });
 
+  it('lastWrittenPosition reaches every append at once', async () => {
+    const store = await openStore();
+    if (options.exclusive) expect(await store.lastWrittenPosition()).toEqual(START);
+    const first = await store.append(newStreamId(), newEvents(2), { expectedRevision: 'no_stream' });
+    expect(comparePositions(await store.lastWrittenPosition(), first.position)).toBeGreaterThanOrEqual(0);
+    const second = await store.append(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+    const last = await store.lastWrittenPosition();
+    expect(comparePositions(last, second.position)).toBeGreaterThanOrEqual(0);
+    if (options.exclusive) expect(last).toEqual(second.position);
+  });
+
   it('headPosition is the position of the newest event', async () => {
     const store = await openStore();
     if (options.exclusive) expect(await store.headPosition()).toEqual(START);

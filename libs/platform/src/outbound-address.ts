@@ -8,7 +8,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  * Every address a name resolves to is classified; the check runs at registration and again on every
  * connection (`guardedLookup`), so a name that later resolves elsewhere (DNS rebinding) is refused too.
  */
-export type AddressClass = 'public' | 'loopback' | 'private' | 'forbidden';
+export type AddressClass = 'public' | 'loopback' | 'private' | 'metadata' | 'forbidden';
 
 export interface OutboundPolicy {
   /** `http://` (and `https://`) to loopback addresses: tests and receivers on the same machine. */
@@ -30,11 +30,21 @@ function blockList(v4: readonly string[], v6: readonly string[]): BlockList {
   return list;
 }
 
-// IPv4 subnets also match their IPv4-mapped IPv6 forms (`::ffff:127.0.0.1`): node's BlockList maps them.
 const loopback = blockList(['127.0.0.0/8'], ['::1/128']);
 const privateNetworks = blockList(
   ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'],
   ['fc00::/7'],
+);
+/**
+ * Cloud metadata and platform endpoints outside link-local, refused whatever the policy: a private
+ * network may be allowed, these never are. Azure's WireServer (a public address), Alibaba Cloud's
+ * metadata (inside carrier-grade NAT), and the IPv6 metadata endpoints of AWS and Oracle Cloud (inside
+ * unique-local). The link-local ones (169.254.169.254 of most clouds, 169.254.170.2 of ECS) fall in
+ * `169.254.0.0/16`, which is refused too.
+ */
+const cloudMetadata = blockList(
+  ['168.63.129.16/32', '100.100.100.200/32'],
+  ['fd00:ec2::254/128', 'fd00:c1::a9fe:a9fe/128'],
 );
 /** Never a receiver: unspecified, link-local (cloud metadata), multicast, reserved, documentation, tunnels. */
 const forbidden = blockList(
@@ -43,6 +53,7 @@ const forbidden = blockList(
     '169.254.0.0/16',
     '192.0.0.0/24',
     '192.0.2.0/24',
+    '192.88.99.0/24', // 6to4 relay anycast
     '198.18.0.0/15',
     '198.51.100.0/24',
     '203.0.113.0/24',
@@ -50,25 +61,64 @@ const forbidden = blockList(
     '240.0.0.0/4',
   ],
   [
-    '::/96', // unspecified and the deprecated IPv4-compatible form
+    // IPv6 forms that carry an IPv4 address a translator or tunnel would deliver to, whichever it is:
+    '::/96', // unspecified and the deprecated IPv4-compatible form (::a.b.c.d)
+    '::ffff:0:0:0/96', // SIIT IPv4-translated (::ffff:0:a.b.c.d)
+    '64:ff9b::/96', // NAT64 well-known prefix: would reach any IPv4 address, private ones included
+    '64:ff9b:1::/48', // NAT64 local-use prefixes
+    '2002::/16', // 6to4
+    '2001::/32', // Teredo
+    '100::/64', // discard-only
+    '2001:2::/48', // benchmarking
+    '2001:10::/28', // ORCHID
+    '2001:20::/28', // ORCHIDv2
+    '2001:db8::/32', // documentation
+    '3fff::/20', // documentation
     'fe80::/10',
     'fec0::/10',
     'ff00::/8',
-    '2001:db8::/32',
-    '64:ff9b::/96', // NAT64: would reach any IPv4 address, private ones included
-    '64:ff9b:1::/48',
-    '2002::/16', // 6to4: embeds an IPv4 address
-    '2001::/32', // Teredo: embeds one too
   ],
 );
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted quad folded in). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string): number[] =>
+    part === '' ? [] : part.split(':').map((group) => parseInt(group, 16));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The IPv4 address of an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`), or `null`. A socket given the
+ * mapped form connects to that IPv4 address itself, with no translator in between, so it is judged by
+ * the IPv4 rules, exactly as the address it is.
+ */
+export function mappedIpv4Of(address: string): string | null {
+  if (isIP(address) !== 6) return null;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).some((group) => group !== 0) || groups[5] !== 0xffff) return null;
+  const [high = 0, low = 0] = groups.slice(6);
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
 
 const HTTP_LOOPBACK_ONLY = 'http:// is only accepted for loopback receivers; use https://';
 
 export function classifyAddress(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) return 'forbidden';
+  const mapped = mappedIpv4Of(address);
+  if (mapped !== null) return classifyAddress(mapped);
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (loopback.check(address, type)) return 'loopback';
+  if (cloudMetadata.check(address, type)) return 'metadata';
   if (forbidden.check(address, type)) return 'forbidden';
   if (privateNetworks.check(address, type)) return 'private';
   return 'public';
@@ -85,6 +135,7 @@ export function refusalOf(
     return policy.allowHttpLoopback ? null : `${address} is a loopback address`;
   }
   if (protocol === 'http:') return HTTP_LOOPBACK_ONLY;
+  if (kind === 'metadata') return `${address} is a cloud metadata address`;
   if (kind === 'forbidden') return `${address} is not a routable public address`;
   if (kind === 'private' && !policy.allowPrivateNetworks) return `${address} is on a private network`;
   return null;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkOutboundUrl,
   classifyAddress,
+  mappedIpv4Of,
   OutboundAddressRefused,
   resolveOutbound,
   type OutboundPolicy,
@@ -47,6 +48,76 @@ describe('classifyAddress', () => {
   it('keeps 172.15/172.32 (outside 172.16.0.0/12) public', () => {
     expect(classifyAddress('172.15.255.255')).toBe('public');
     expect(classifyAddress('172.32.0.1')).toBe('public');
+  });
+});
+
+describe('IPv4 addresses inside IPv6 ones', () => {
+  it.each([
+    // IPv4-mapped: the socket connects to the IPv4 address itself, so it is judged as that address.
+    ['::ffff:8.8.8.8', 'public'],
+    ['::ffff:808:808', 'public'],
+    ['::ffff:169.254.169.254', 'forbidden'],
+    ['::ffff:a9fe:a9fe', 'forbidden'],
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    ['::ffff:168.63.129.16', 'metadata'],
+    ['::ffff:100.100.100.200', 'metadata'],
+    // Every other embedding goes through a translator or a tunnel: refused whatever it carries.
+    ['::ffff:0:a9fe:a9fe', 'forbidden'], // SIIT IPv4-translated 169.254.169.254
+    ['::ffff:0:8.8.8.8', 'forbidden'],
+    ['::a9fe:a9fe', 'forbidden'], // IPv4-compatible
+    ['::8.8.8.8', 'forbidden'],
+    ['64:ff9b::a9fe:a9fe', 'forbidden'], // NAT64
+    ['64:ff9b::8.8.8.8', 'forbidden'],
+    ['64:ff9b:1::a00:1', 'forbidden'],
+    ['2002:a9fe:a9fe::1', 'forbidden'], // 6to4
+    ['2002:808:808::1', 'forbidden'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'forbidden'], // Teredo
+  ])('%s is %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it('reads the IPv4 address of mapped forms only', () => {
+    expect(mappedIpv4Of('::ffff:a9fe:a9fe')).toBe('169.254.169.254');
+    expect(mappedIpv4Of('::FFFF:10.0.0.1')).toBe('10.0.0.1');
+    expect(mappedIpv4Of('::ffff:0:a9fe:a9fe')).toBeNull();
+    expect(mappedIpv4Of('2606:4700::ffff:a9fe:a9fe')).toBeNull();
+    expect(mappedIpv4Of('8.8.8.8')).toBeNull();
+  });
+
+  it('refuses the embedded metadata address as a URL, as the attack spelled it', () => {
+    for (const policy of [strict, privateAllowed]) {
+      expect(problemOf('https://[::ffff:0:a9fe:a9fe]/', policy)).toMatch(/not a routable/);
+      expect(problemOf('https://[::ffff:0:169.254.169.254]/', policy)).toMatch(/not a routable/);
+      expect(problemOf('https://[::ffff:169.254.169.254]/', policy)).toMatch(/not a routable/);
+      expect(problemOf('https://[64:ff9b::169.254.169.254]/', policy)).toMatch(/not a routable/);
+      expect(problemOf('https://[::169.254.169.254]/', policy)).toMatch(/not a routable/);
+    }
+  });
+});
+
+describe('cloud metadata addresses', () => {
+  it.each(['168.63.129.16', '100.100.100.200', 'fd00:ec2::254', 'fd00:c1::a9fe:a9fe'])(
+    '%s is refused even where private networks are allowed',
+    (address) => {
+      expect(classifyAddress(address)).toBe('metadata');
+      const host = address.includes(':') ? `[${address}]` : address;
+      expect(problemOf(`https://${host}/`)).toMatch(/cloud metadata/);
+      expect(problemOf(`https://${host}/`, privateAllowed)).toMatch(/cloud metadata/);
+    },
+  );
+
+  it('keeps their neighbours in their own class', () => {
+    expect(classifyAddress('168.63.129.17')).toBe('public');
+    expect(classifyAddress('100.100.100.201')).toBe('private');
+    expect(classifyAddress('fd00:ec2::253')).toBe('private');
+  });
+
+  it('refuses a name that resolves to one', async () => {
+    await expect(
+      resolveOutbound('wireserver.example', 'https:', privateAllowed, () =>
+        Promise.resolve([{ address: '168.63.129.16', family: 4 }]),
+      ),
+    ).rejects.toThrow(/cloud metadata/);
   });
 });
 

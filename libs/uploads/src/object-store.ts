@@ -13,6 +13,12 @@ export interface StoredObject {
   readonly contentType: string | null;
 }
 
+/** What an upload declared about its file: how a download names and types it. */
+export interface DownloadDeclaration {
+  readonly fileName: string | null;
+  readonly contentType: string | null;
+}
+
 export interface PresignedPart {
   readonly partNumber: number;
   readonly url: string;
@@ -48,7 +54,11 @@ export interface ObjectStore {
   headObject(key: string): Promise<StoredObject | null>;
   /** Idempotent: deleting an object that is gone succeeds. */
   deleteObject(key: string): Promise<void>;
-  presignDownload(key: string, ttlSeconds: number, fileName: string | null): Promise<string>;
+  /**
+   * A presigned GET of the object, served as `download-headers.ts` decides from what the upload
+   * declared: inline for raster images, otherwise an attachment of neutral type.
+   */
+  presignDownload(key: string, ttlSeconds: number, declared: DownloadDeclaration): Promise<string>;
   /** Throws unless the bucket answers: the readiness probe. */
   check(): Promise<void>;
   close(): void;

@@ -12,7 +12,9 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { downloadHeadersOf } from './download-headers.js';
 import {
+  type DownloadDeclaration,
   ObjectStoreRejectedError,
   ObjectStoreUnavailableError,
   type ObjectStore,
@@ -42,7 +44,7 @@ function clientFor(settings: S3Settings, endpoint: string): S3Client {
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     forcePathStyle: settings.forcePathStyle,
     // Checksums only where S3 requires them: Ceph 16.2 does not know the SDK's default CRC trailers, and a
-    // presigned URL must not carry a checksum of a body the signer never saw (DESIGN.md §8).
+    // presigned URL must not carry a checksum of a body the signer never saw.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 2,
@@ -72,12 +74,6 @@ function translate(error: unknown, action: string): Error {
   if (error instanceof TypeError) return error;
   const reason = error instanceof Error ? error.message || error.name : String(error);
   return new ObjectStoreUnavailableError(`object storage unreachable (${action}): ${reason}`);
-}
-
-function contentDisposition(fileName: string | null): string | undefined {
-  if (fileName === null) return undefined;
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 export class S3ObjectStore implements ObjectStore {
@@ -217,14 +213,15 @@ export class S3ObjectStore implements ObjectStore {
     );
   }
 
-  async presignDownload(key: string, ttlSeconds: number, fileName: string | null): Promise<string> {
-    const disposition = contentDisposition(fileName);
+  async presignDownload(key: string, ttlSeconds: number, declared: DownloadDeclaration): Promise<string> {
+    const headers = downloadHeadersOf(key, declared);
     return getSignedUrl(
       this.signer,
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,
-        ...(disposition === undefined ? {} : { ResponseContentDisposition: disposition }),
+        ResponseContentDisposition: headers.contentDisposition,
+        ResponseContentType: headers.contentType,
       }),
       { expiresIn: ttlSeconds },
     );

@@ -34,6 +34,15 @@ async function putPart(key: string, uploadId: string, partNumber: number, body: 
   return etag;
 }
 
+/** A small object stored with `contentType`, through a one-part multipart upload as the API makes them. */
+async function storedObject(contentType: string, text: string): Promise<string> {
+  const key = testKey();
+  const uploadId = await store.createMultipartUpload(key, contentType);
+  const etag = await putPart(key, uploadId, 1, Buffer.from(text));
+  expect(await store.completeMultipartUpload(key, uploadId, [{ partNumber: 1, etag }])).toBe(true);
+  return key;
+}
+
 describe('S3ObjectStore against the local Ceph gateway', () => {
   it('takes a multipart upload through presigned URLs, completes it and serves it back', async () => {
     const key = testKey();
@@ -62,11 +71,44 @@ describe('S3ObjectStore against the local Ceph gateway', () => {
     // The upload is gone once completed; the object stays as it is.
     expect(await store.listParts(key, uploadId)).toBeNull();
 
-    const url = await store.presignDownload(key, 60, 'Report 2024 — final.bin');
+    const url = await store.presignDownload(key, 60, {
+      fileName: 'Report 2024 — final.bin',
+      contentType: 'application/octet-stream',
+    });
     const download = await fetch(url);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain("filename*=UTF-8''Report%202024");
     expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.concat(parts))).toBe(true);
+  });
+
+  it('serves an uploaded HTML file as an attachment of neutral type, and a PNG inline', async () => {
+    const html = await storedObject('text/html', '<script>alert(document.domain)</script>');
+    const asHtml = await fetch(
+      await store.presignDownload(html, 60, { fileName: null, contentType: 'text/html' }),
+    );
+    expect(asHtml.status).toBe(200);
+    expect(asHtml.headers.get('content-disposition')).toMatch(/^attachment; filename="data.bin"/);
+    expect(asHtml.headers.get('content-type')).toBe('application/octet-stream');
+    await asHtml.arrayBuffer();
+
+    const svg = await storedObject(
+      'image/svg+xml',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>',
+    );
+    const asSvg = await fetch(
+      await store.presignDownload(svg, 60, { fileName: 'logo.svg', contentType: 'image/svg+xml' }),
+    );
+    expect(asSvg.headers.get('content-disposition')).toMatch(/^attachment; filename="logo.svg"/);
+    expect(asSvg.headers.get('content-type')).toBe('application/octet-stream');
+    await asSvg.arrayBuffer();
+
+    const png = await storedObject('image/png', 'not really a png');
+    const asPng = await fetch(
+      await store.presignDownload(png, 60, { fileName: 'map.png', contentType: 'Image/PNG; x=1' }),
+    );
+    expect(asPng.headers.get('content-disposition')).toMatch(/^inline; filename="map.png"/);
+    expect(asPng.headers.get('content-type')).toBe('image/png');
+    await asPng.arrayBuffer();
   });
 
   it('aborts idempotently, after which the upload is gone', async () => {

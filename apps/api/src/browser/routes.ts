@@ -51,7 +51,7 @@ function childrenView(
 function rootHandler(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const query = parseInput(browserRootQuerySchema, req.query, 'query');
-    // DESIGN: root-level nodes in the explorer's order, kind (catalogs first) then title.
+    // Root-level nodes in the explorer's order: kind (catalogs first), then title (docs/decisions.md, Browsing).
     const page = await listNodes(
       deps.pool,
       null,
@@ -123,7 +123,7 @@ function nodeRoutes(deps: ApiDependencies): Router {
 }
 
 /**
- * The portal browser (DESIGN §7): served at `/api/v1/browser/…`, with `/browser/…` as an alias of the
+ * The portal browser (README, Browsing): served at `/api/v1/browser/…`, with `/browser/…` as an alias of the
  * same routes and `/api/v1/portal/browser/` as an alias of the root.
  */
 export function browserRoutes(deps: ApiDependencies): Router {

@@ -13,8 +13,8 @@ import type { ApiDependencies } from '../dependencies.js';
 /**
  * Who a command acts as. The authentication middleware found the user and their active organization;
  * the role is read again from the organization's stream, the same truth the organization's commands
- * decide on, so a demotion or a removal applies to the very next command (docs/identity.md: the role
- * used for every check is the member's current one).
+ * decide on, so a demotion or a removal applies to the very next command: every check uses the member's
+ * current role (docs/identity.md).
  */
 export async function commandCaller(
   deps: Pick<ApiDependencies, 'eventStore'>,

@@ -68,8 +68,9 @@ function streamHandler(deps: ApiDependencies): RequestHandler {
     res.on('close', () => {
       closed = true;
     });
-    const gone = (): boolean =>
-      closed || req.destroyed || res.destroyed || !res.socket || res.socket.destroyed;
+    // Not `req.destroyed`: a request whose body was read (a GET may carry one) is destroyed by then,
+    // and the client is still there waiting for its stream.
+    const gone = (): boolean => closed || res.destroyed || !res.socket || res.socket.destroyed;
     const lastEventId = lastEventIdOf(req);
     if (!feed.accepting)
       throw new HttpProblem(503, 'the change feed is shutting down; reconnect', 'SHUTTING_DOWN');

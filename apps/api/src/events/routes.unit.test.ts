@@ -61,4 +61,41 @@ describe('GET /api/v1/events with a client that leaves before the stream opens',
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(followed).toEqual([]);
   });
+
+  it('opens the stream for a GET that carries a body', async () => {
+    const followed: unknown[] = [];
+    const changeFeed = {
+      accepting: true,
+      settings: { maxBufferBytes: 1024 },
+      startOf: () => Promise.resolve({ kind: 'now' }),
+      follow: (client: unknown) => {
+        followed.push(client);
+        return Promise.resolve();
+      },
+      detach: () => undefined,
+    };
+    const app = express();
+    // As the API mounts it: the body is read before the route runs.
+    app.use(express.json());
+    app.use(eventRoutes({ changeFeed } as unknown as ApiDependencies));
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'GET',
+      path: '/api/v1/events',
+      headers: { 'content-type': 'application/json', 'content-length': '7' },
+    });
+    request.on('error', () => undefined);
+    request.end('{"a":1}');
+    const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    request.destroy();
+    expect(followed).toHaveLength(1);
+  });
 });

@@ -1,5 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { formatPosition, parsePosition, type Position } from '@portal/domain';
+import {
+  comparePositions,
+  formatPosition,
+  parsePosition,
+  type EventStore,
+  type Position,
+} from '@portal/domain';
 import type { ProjectionWaiter } from '../projection/projection-waiter.js';
 import { HttpProblem } from './problem.js';
 
@@ -34,8 +40,29 @@ export function prefersAsync(req: Request): boolean {
   return /\brespond-async\b/i.test(req.header('prefer') ?? '');
 }
 
-/** `X-Min-Position` on a read: wait (bounded) until the read models include that position, else 503. */
-export function minPositionGate(waiter: ProjectionWaiter, timeoutMs: number): RequestHandler {
+/** What the gate needs of the projection: where the read models are, and a bounded wait for more. */
+export type ProjectionProgress = Pick<ProjectionWaiter, 'current' | 'waitFor'>;
+
+function notCaughtUp(): HttpProblem {
+  return new HttpProblem(
+    503,
+    'the read models have not reached X-Min-Position yet; retry shortly',
+    'NOT_CAUGHT_UP',
+    undefined,
+    { 'Retry-After': '1' },
+  );
+}
+
+/**
+ * `X-Min-Position` on a read: wait (bounded) until the read models include that position, else 503.
+ * A position beyond the newest event written is no event's, so no wait could ever reach it: that is
+ * the client's mistake (a position made up, or from another deployment) and answers 400 at once.
+ */
+export function minPositionGate(
+  projection: ProjectionProgress,
+  eventStore: Pick<EventStore, 'lastWrittenPosition'>,
+  timeoutMs: number,
+): RequestHandler {
   return (req, _res, next) => {
     const header = req.header('x-min-position');
     if (header === undefined) {
@@ -53,25 +80,29 @@ export function minPositionGate(waiter: ProjectionWaiter, timeoutMs: number): Re
       );
       return;
     }
-    waiter.waitFor(position, timeoutMs).then(
-      (projected) => {
-        next(
-          projected
-            ? undefined
-            : new HttpProblem(
-                503,
-                'the read models have not reached X-Min-Position yet; retry shortly',
-                'NOT_CAUGHT_UP',
-                undefined,
-                {
-                  'Retry-After': '1',
-                },
-              ),
-        );
-      },
-      (error: unknown) => {
-        next(error);
-      },
-    );
+    if (comparePositions(position, projection.current()) <= 0) {
+      next();
+      return;
+    }
+    eventStore
+      .lastWrittenPosition()
+      .then(async (lastWritten) => {
+        if (comparePositions(position, lastWritten) > 0) {
+          throw new HttpProblem(
+            400,
+            'X-Min-Position is beyond the newest event: no event has this position, so the read models can never reach it; send an X-Event-Position this service answered',
+            'POSITION_NOT_REACHABLE',
+          );
+        }
+        return projection.waitFor(position, timeoutMs);
+      })
+      .then(
+        (projected) => {
+          next(projected ? undefined : notCaughtUp());
+        },
+        (error: unknown) => {
+          next(error);
+        },
+      );
   };
 }

@@ -23,17 +23,6 @@ const statusOfDomainCode: Record<DomainErrorCode, number> = {
   BUSY: 503,
 };
 
-/** Errors raised by express's own body parser carry `type` and `status`. */
-interface BodyParserError {
-  readonly type: string;
-  readonly status: number;
-  readonly limit?: number;
-}
-
-function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && 'type' in error && 'status' in error;
-}
-
 /** The client-facing problem an error stands for; `null` for an unexpected error (a 500). */
 export function problemOf(error: unknown): HttpProblem | null {
   if (error instanceof HttpProblem) return error;
@@ -84,24 +73,6 @@ export function problemOf(error: unknown): HttpProblem | null {
   }
   if (isInvalidDataError(error))
     return new HttpProblem(400, 'a value in the request cannot be stored', 'INVALID_VALUE');
-  if (isBodyParserError(error)) {
-    switch (error.type) {
-      case 'entity.parse.failed':
-        return new HttpProblem(400, 'request body is not valid JSON', 'MALFORMED_JSON');
-      case 'entity.too.large':
-        return new HttpProblem(
-          413,
-          `request body is larger than ${error.limit ?? 'the limit'} bytes`,
-          'BODY_TOO_LARGE',
-        );
-      case 'encoding.unsupported':
-      case 'charset.unsupported':
-        return new HttpProblem(415, 'request body must be UTF-8 JSON', 'UNSUPPORTED_MEDIA_TYPE');
-      default:
-        if (error.status >= 400 && error.status < 500)
-          return new HttpProblem(error.status, 'bad request body');
-    }
-  }
   return null;
 }
 

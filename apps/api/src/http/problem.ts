@@ -1,6 +1,6 @@
 /**
  * The single way a route reports a client error: throw `HttpProblem`, and the error middleware
- * writes the spec's message object `{ message, code?, details? }` with the status.
+ * writes the API's error body `{ message, code?, details? }` with the status.
  */
 export interface ProblemDetail {
   readonly path: string;

@@ -6,7 +6,7 @@ import { createItem } from './create-item.js';
 import { abortUpload, completeUpload, freshUploadUrls } from './upload-commands.js';
 import { downloadAsset, uploadStatus } from './upload-queries.js';
 
-/** Item creation and the upload lifecycle (DESIGN.md §7); reads of the item itself are portal item routes. */
+/** Item creation and the upload lifecycle (README, Uploading a file); reads of the item itself are portal item routes. */
 export function itemRoutes(deps: ApiDependencies): Router {
   const router = apiRouter();
   route(router, '/api/v1/portal/items/create', { post: [idempotency(deps.pool), createItem(deps)] });

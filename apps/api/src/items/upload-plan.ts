@@ -6,7 +6,7 @@ import { objectKeyOf } from '@portal/uploads';
 /** Everything of an upload plan but the upload id, which only the object store can give. */
 export type PendingUploadPlan = Omit<UploadPlan, 'uploadId'>;
 
-/** Part size and count (DESIGN.md §7), key and expiry of a new item's upload. */
+/** Part size and count (docs/decisions.md, Uploads), key and expiry of a new item's upload. */
 export function pendingUploadPlan(
   config: Pick<Config, 'S3_BUCKET' | 'UPLOAD_TTL_SECONDS'>,
   itemId: string,

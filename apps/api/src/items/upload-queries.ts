@@ -56,11 +56,10 @@ export function downloadAsset(deps: ApiDependencies): RequestHandler {
       await findAssetOfVisibleItem(deps.pool, id, assetId, principalsOf(req)),
       `asset ${assetId} of item ${id}`,
     );
-    const url = await deps.objectStore.presignDownload(
-      asset.key,
-      deps.config.DOWNLOAD_URL_TTL_SECONDS,
-      asset.file_name,
-    );
+    const url = await deps.objectStore.presignDownload(asset.key, deps.config.DOWNLOAD_URL_TTL_SECONDS, {
+      fileName: asset.file_name,
+      contentType: asset.content_type,
+    });
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, url);
   };

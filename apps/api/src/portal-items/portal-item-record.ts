@@ -5,7 +5,7 @@ import { extentOf } from '../collections/collection-record.js';
 import { findAssetsOf, type AssetRow } from '../read-model/asset-rows.js';
 import { findVisibleObjects, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 
-/** Link target types that may point at another portal object (DESIGN.md §7). */
+/** Link target types that may point at another portal object (docs/decisions.md, `linksPortalItems`). */
 const PORTAL_TARGET_TYPES = new Set(['catalog', 'collection', 'item', 'portal-item']);
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 

@@ -51,6 +51,7 @@ export function useTestApi(
     subscribeAll: (options) => store().subscribeAll(options),
     headPosition: () => store().headPosition(),
     syncPosition: (signal) => store().syncPosition(signal),
+    lastWrittenPosition: () => store().lastWrittenPosition(),
     close: () => Promise.resolve(),
   };
   const webhookSecrets = new SecretBox(randomBytes(32));

@@ -62,6 +62,10 @@ export class RecordingEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
+  lastWrittenPosition(): Promise<Position> {
+    return this.inner.lastWrittenPosition();
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

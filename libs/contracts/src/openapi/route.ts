@@ -5,7 +5,7 @@ export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' 
 /** Error statuses answered with the message object; each maps to a shared response component. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 412 | 413 | 415 | 429 | 502 | 503;
 
-/** Request headers documented as shared parameters (DESIGN §5). */
+/** Request headers documented as shared parameters (docs/decisions.md, Commands and consistency). */
 export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosition';
 
 /** Response headers documented as shared header components. */
@@ -47,7 +47,7 @@ export interface Route {
    * shape are added by the document builder: 422 and 409 with `Idempotency-Key`, 501 while not served.
    */
   errors: readonly ErrorStatus[];
-  /** Designed but not served yet: documented with its shape, plus 501 until this issue lands. */
+  /** Designed but not served yet: documented with its shape, plus 501 until this part of the API is served. */
   notServedYet?: PendingIssue;
 }
 

@@ -20,7 +20,7 @@ export const serviceRoutes: readonly Route[] = [
     operationId: 'runBatch',
     summary: 'Run a batch of create commands',
     description:
-      "For pipelines: runs the commands in order and answers one result per command; a failed command does not stop the others. Until items/uploads lands, a `createItem` command's result is 501 `NOT_IMPLEMENTED`.",
+      "For pipelines: runs the commands in order and answers one result per command; a failed command does not stop the others. A `createItem` command's result is the upload descriptor, as `POST /api/v1/portal/items/create` answers it.",
     tag: 'service',
     headers: ['IdempotencyKey', 'Prefer'],
     body: batchRequestSchema,

@@ -9,7 +9,7 @@ import type { Route } from './route.js';
 
 const uploadCommandErrors = [400, 401, 403, 404, 409, 412, 413, 415, 502, 503] as const;
 
-/** The upload lifecycle of an item (DESIGN.md §7): the spec shows only the descriptor. */
+/** The upload lifecycle of an item (README, Uploading a file), beyond the descriptor a create answers. */
 export const uploadRoutes: readonly Route[] = [
   {
     method: 'get',

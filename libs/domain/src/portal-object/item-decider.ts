@@ -16,7 +16,7 @@ import { jsonEqual } from './json-equal.js';
 import type { PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
-/** The item commands' half of `decide`: the upload lifecycle of DESIGN.md §6. */
+/** The item commands' half of `decide`: the upload lifecycle (docs/decisions.md, Uploads). */
 export function decideItem(command: ItemCommand, state: PortalObjectState): ItemEvent[] {
   switch (command.type) {
     case 'CreateItem':

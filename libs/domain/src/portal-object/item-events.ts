@@ -2,7 +2,7 @@ import type { CreatedAccess } from './events.js';
 import type { GeoJsonGeometry } from './geometry.js';
 import type { BBox, Link } from './types.js';
 
-/** Where an item's file goes and how it is cut into parts (DESIGN.md §7). */
+/** Where an item's file goes and how it is cut into parts. */
 export interface UploadPlan {
   /** The S3 multipart upload id. */
   readonly uploadId: string;
@@ -120,7 +120,7 @@ export type ItemEvent =
   | UploadAborted
   | UploadExpired;
 
-/** An item's status (DESIGN.md §6); catalogs and collections are always `ready`. */
+/** An item's status (uploading → processing → ready, or failed, aborted, expired); catalogs and collections are always `ready`. */
 export const uploadStatuses = ['uploading', 'processing', 'ready', 'failed', 'aborted', 'expired'] as const;
 export type UploadStatus = (typeof uploadStatuses)[number];
 

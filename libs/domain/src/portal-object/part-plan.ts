@@ -2,7 +2,7 @@ import { DomainError } from '../errors.js';
 
 const MIB = 1024 ** 2;
 
-/** S3's multipart rules (DESIGN.md §7): parts of 5 MiB to 5 GiB (the last may be smaller), at most 10,000. */
+/** S3's multipart rules: parts of 5 MiB to 5 GiB (the last may be smaller), at most 10,000. */
 export const MIN_PART_SIZE = 5 * MIB;
 export const MAX_PART_SIZE = 5 * 1024 * MIB;
 export const DEFAULT_PART_SIZE = 64 * MIB;

@@ -147,6 +147,11 @@ export class EventStoreDbEventStore implements EventStore {
     return this.headPosition();
   }
 
+  /** A subscriber sees every committed event at once here: the head is the last event written. */
+  lastWrittenPosition(): Promise<Position> {
+    return this.headPosition();
+  }
+
   async close(): Promise<void> {
     this.closing.abort();
     await this.client.dispose();

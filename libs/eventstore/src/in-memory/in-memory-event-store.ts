@@ -78,6 +78,11 @@ export class InMemoryEventStore implements EventStore {
     return this.headPosition();
   }
 
+  /** Nothing is held back in memory: the head is the last event written. */
+  lastWrittenPosition(): Promise<Position> {
+    return this.headPosition();
+  }
+
   close(): Promise<void> {
     this.closing.abort();
     return Promise.resolve();

@@ -181,6 +181,16 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** The newest event written, past the barrier too: no existing event lies beyond it. */
+  async lastWrittenPosition(): Promise<Position> {
+    const result = await this.pool.query<Pick<EventRow, 'commit_position' | 'prepare_position'>>({
+      name: `es_last_written_${this.schema}`,
+      text: this.statements.lastWrittenPosition,
+    });
+    const row = result.rows[0];
+    return row ? toPosition(row) : START;
+  }
+
   /** Ends every running subscription. The pool belongs to the caller and stays open. */
   close(): Promise<void> {
     this.closing.abort();

@@ -68,6 +68,8 @@ export interface EventStoreStatements {
   /** $1 commit, $2 prepare (exclusive lower bound), $3 limit. Only rows below the commit barrier. */
   readonly readAllPage: string;
   readonly headPosition: string;
+  /** The newest committed row, above the barrier too. */
+  readonly lastWrittenPosition: string;
 }
 
 export function buildStatements(schemaName: string): EventStoreStatements {
@@ -126,6 +128,11 @@ export function buildStatements(schemaName: string): EventStoreStatements {
       ORDER BY e.transaction_id, e.global_position
       LIMIT $3`,
     headPosition: headPositionSql(s),
+    lastWrittenPosition: `
+      SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
+      FROM ${s}.events e
+      ORDER BY e.transaction_id DESC, e.global_position DESC
+      LIMIT 1`,
   };
 }
 

@@ -1,5 +1,5 @@
 -- Every event of the portal in the global order, with who did it and which object and organization it
--- concerns. The audit feed, the SSE change feed and webhook deliveries read it (issue 6). Written in the
+-- concerns. The audit feed, the SSE change feed and webhook deliveries read it. Written in the
 -- projector's batch transaction, after the portal-objects read model, so an object's row (organization,
 -- place in the tree) is the one the same event produced.
 CREATE TABLE IF NOT EXISTS audit_events (

@@ -212,7 +212,7 @@ describe('inventory_totals read model', () => {
     expect(await maintained(db.schema)).toEqual(before);
   });
 
-  it('replaces the totals kept per organization (before issue 5) and their triggers on assets', async () => {
+  it('replaces the totals kept per organization (before access rules) and their triggers on assets', async () => {
     const before = await maintained(db.schema);
     await inSchema([
       'DROP TABLE inventory_totals',

@@ -23,7 +23,7 @@
 -- search_path to the schema of the table that fired it (TG_TABLE_SCHEMA, right after a rebuild's rename
 -- too) and restores the caller's, so any session may write the tables, not only the projector's.
 
--- Before issue 5 the table was kept per organization and the bytes came from `assets`: a read schema from
+-- Before objects had readers the table was kept per organization and the bytes came from `assets`: a read schema from
 -- then loses that table (it is filled again from the rows below) and the triggers on `assets`.
 DO $$
 BEGIN
