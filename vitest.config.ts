@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // One project per test level, chosen by file name: *.unit.test.ts, *.int.test.ts, *.e2e.test.ts.
-// The levels run one after another (sequence.groupOrder), never at once: integration tests hold
-// transactions open on the shared PostgreSQL cluster, and the PostgreSQL event store's subscribers wait
-// for the oldest transaction of the cluster, so an e2e stack projecting beside them would slow down
-// and its creates answer 202. (The e2e stack itself starts before the first level, in globalSetup.)
+// The levels run one after another (sequence.groupOrder), never at once: each level loads the two
+// cores fully, and an e2e stack competing with integration tests for CPU answers slowly (creates
+// answer 202, which tests accept but which slows every file). The e2e stack itself starts before the
+// first level, in globalSetup.
 export default defineConfig({
   test: {
     projects: [

@@ -31,12 +31,6 @@ export interface PostgresEventStoreOptions {
   readonly onPageRead?: (eventCount: number) => void;
 }
 
-interface HeadPastHorizonRow {
-  readonly passed: boolean;
-  readonly commit_position: string | null;
-  readonly prepare_position: string | null;
-}
-
 /** Anything that runs a query: the pool, or a client inside the caller's open transaction. */
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
@@ -89,14 +83,41 @@ export class PostgresEventStore implements EventStore {
    * Appends on `client` inside the caller's open transaction: the events become visible (and
    * subscribers wake) when the caller commits. A savepoint keeps the caller's transaction usable
    * after a refused append.
+   *
+   * The transaction must append before it writes anything else, or call `prepareToAppend` first:
+   * the ordering barrier only knows about transactions that took the appender lock before they had
+   * a transaction id (appender-lock.ts), so a transaction that wrote first is refused here.
    */
-  appendWithin(
+  async appendWithin(
     client: pg.ClientBase,
     streamId: string,
     events: readonly EventToAppend[],
     options: { readonly expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
+    await this.prepareToAppend(client);
     return this.appendOn(client, true, streamId, events, options.expectedRevision);
+  }
+
+  /**
+   * Makes the caller's open transaction an appender: call it before the transaction's first write
+   * when it will append after writing something else. Throws when the transaction already wrote.
+   * Held outside any savepoint, so a refused append later does not give the lock back.
+   */
+  async prepareToAppend(client: pg.ClientBase): Promise<void> {
+    const result = await client.query<{ allowed: boolean }>({
+      name: `es_may_append_${this.schema}`,
+      text: this.statements.mayAppendInTransaction,
+    });
+    if (!result.rows[0]?.allowed) {
+      throw new Error(
+        'this transaction wrote before it appended: call prepareToAppend(client) before its first write, ' +
+          'or a subscriber could pass its events before they commit',
+      );
+    }
+    await client.query({
+      name: `es_take_appender_lock_${this.schema}`,
+      text: this.statements.takeAppenderLock,
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
@@ -145,40 +166,23 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position> {
-    const result = await this.pool.query<Pick<EventRow, 'commit_position' | 'prepare_position'>>({
-      name: `es_head_${this.schema}`,
-      text: this.statements.headPosition,
-    });
-    const row = result.rows[0];
-    return row ? toPosition(row) : START;
+    return this.headBelow(await this.readBarrier());
   }
 
   /**
-   * Every append that committed before this call has a transaction id below the horizon read first.
-   * Once the barrier (the oldest transaction still running) has passed the horizon, all of them are
-   * visible to subscribers, and the head then covers them. Usually the first look already finds it passed.
+   * Every append acknowledged before this call has a transaction id below the snapshot xmax the first
+   * barrier read takes (its horizon). Once the barrier has reached the horizon, i.e. no appender older
+   * than it still runs, all of them are visible to subscribers, and the head below it covers them.
+   * Usually the first look already finds it so.
    */
   async syncPosition(signal?: AbortSignal): Promise<Position> {
-    const horizon = await this.pool.query<{ horizon: string }>({
-      name: `es_commit_horizon_${this.schema}`,
-      text: this.statements.commitHorizon,
-    });
-    const values = [horizon.rows[0]?.horizon];
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-      const result = await this.pool.query<HeadPastHorizonRow>({
-        name: `es_head_past_horizon_${this.schema}`,
-        text: this.statements.headPastHorizon,
-        values,
-      });
-      const row = result.rows[0];
-      if (row?.passed) {
-        const { commit_position: commit, prepare_position: prepare } = row;
-        return commit === null || prepare === null
-          ? START
-          : toPosition({ commit_position: commit, prepare_position: prepare });
-      }
+    const first = await this.readBarrierAndHorizon();
+    let barrier = first.barrier;
+    for (let pause = 2; barrier < first.horizon; pause = Math.min(pause * 2, 50)) {
       await delay(pause, undefined, signal ? { signal } : {});
+      barrier = await this.readBarrier();
     }
+    return this.headBelow(barrier);
   }
 
   /** The newest event written, past the barrier too: no existing event lies beyond it. */
@@ -278,14 +282,44 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async readAllPage(after: Position, limit: number): Promise<RecordedEvent[]> {
+    const barrier = await this.readBarrier();
     // xid8 has no negative values; 0 is the invalid transaction id, below every real one.
     const commit = after.commit < 0n ? 0n : after.commit;
+    if (commit >= barrier) return [];
     const result = await this.pool.query<EventRow>({
       name: `es_read_all_${this.schema}`,
       text: this.statements.readAllPage,
-      values: [commit.toString(), after.prepare.toString(), limit],
+      values: [commit.toString(), after.prepare.toString(), limit, barrier.toString()],
     });
     return result.rows.map(toRecordedEvent);
+  }
+
+  /**
+   * The ordering barrier: no event with a transaction id below it can commit from now on. It must be
+   * read in a statement of its own that finishes before the read it guards takes its snapshot.
+   */
+  private async readBarrier(): Promise<bigint> {
+    return (await this.readBarrierAndHorizon()).barrier;
+  }
+
+  private async readBarrierAndHorizon(): Promise<{ barrier: bigint; horizon: bigint }> {
+    const result = await this.pool.query<{ barrier: string; horizon: string }>({
+      name: `es_barrier_${this.schema}`,
+      text: this.statements.barrier,
+    });
+    const row = result.rows[0];
+    if (!row) throw new Error('the barrier query returned no row');
+    return { barrier: BigInt(row.barrier), horizon: BigInt(row.horizon) };
+  }
+
+  private async headBelow(barrier: bigint): Promise<Position> {
+    const result = await this.pool.query<Pick<EventRow, 'commit_position' | 'prepare_position'>>({
+      name: `es_head_${this.schema}`,
+      text: this.statements.headPosition,
+      values: [barrier.toString()],
+    });
+    const row = result.rows[0];
+    return row ? toPosition(row) : START;
   }
 }
 

@@ -1,5 +1,11 @@
 import type { ExpectedRevision } from '@portal/domain';
 import { assertNever } from '../append-rules.js';
+import {
+  appenderLockKey,
+  barrierSql,
+  mayAppendInTransactionSql,
+  takeAppenderLockSql,
+} from './appender-lock.js';
 import { validateSchemaName } from './schema.js';
 
 /**
@@ -61,12 +67,15 @@ export interface EventStoreStatements {
   readonly readStream: string;
   /** $1 stream: its last revision, no row for a missing stream. */
   readonly streamRevision: string;
-  /** The transaction-id horizon now: every transaction that committed so far has an id below it. */
-  readonly commitHorizon: string;
-  /** $1 horizon: whether the barrier has passed it, and the head under the same snapshot. */
-  readonly headPastHorizon: string;
-  /** $1 commit, $2 prepare (exclusive lower bound), $3 limit. Only rows below the commit barrier. */
+  /** Whether the caller's open transaction may append (see appender-lock.ts). */
+  readonly mayAppendInTransaction: string;
+  /** Takes the appender lock in the caller's open transaction. */
+  readonly takeAppenderLock: string;
+  /** The ordering barrier now and the snapshot's xmax (its horizon); read in a statement of its own. */
+  readonly barrier: string;
+  /** $1 commit, $2 prepare (exclusive lower bound), $3 limit, $4 barrier: rows below the barrier. */
   readonly readAllPage: string;
+  /** $1 barrier: the newest row below it. */
   readonly headPosition: string;
   /** The newest committed row, above the barrier too. */
   readonly lastWrittenPosition: string;
@@ -74,8 +83,11 @@ export interface EventStoreStatements {
 
 export function buildStatements(schemaName: string): EventStoreStatements {
   const s = `"${validateSchemaName(schemaName)}"`;
+  const lockKey = appenderLockKey(schemaName);
+  // The lock is taken before the stream row is written, i.e. before the transaction gets its id.
   const append = (kind: ExpectationKind): string => `
-    WITH bumped AS (${bumpRevision(s, kind)}),
+    WITH appender AS MATERIALIZED (SELECT ${takeAppenderLockSql(lockKey)}),
+    bumped AS (${bumpRevision(s, kind)}),
     inserted AS (
       INSERT INTO ${s}.events (stream_id, stream_revision, event_id, type, data, metadata)
       SELECT $1, bumped.revision - $2::bigint + batch.ordinality, batch.id, batch.type,
@@ -116,18 +128,21 @@ export function buildStatements(schemaName: string): EventStoreStatements {
       WHERE e.stream_id = $1 AND e.stream_revision >= $2::bigint
       ORDER BY e.stream_revision`,
     streamRevision: `SELECT revision::text AS revision FROM ${s}.streams WHERE stream_id = $1`,
-    commitHorizon: `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS horizon`,
-    headPastHorizon: `
-      SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS passed, head.*
-      FROM (SELECT 1) AS one
-      LEFT JOIN LATERAL (${headPositionSql(s)}) AS head ON true`,
+    mayAppendInTransaction: mayAppendInTransactionSql(lockKey),
+    takeAppenderLock: `SELECT ${takeAppenderLockSql(lockKey)}`,
+    barrier: barrierSql(lockKey),
     readAllPage: `
       SELECT ${eventColumns} FROM ${s}.events e
       WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-        AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        AND e.transaction_id < $4::xid8
       ORDER BY e.transaction_id, e.global_position
       LIMIT $3`,
-    headPosition: headPositionSql(s),
+    headPosition: `
+      SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
+      FROM ${s}.events e
+      WHERE e.transaction_id < $1::xid8
+      ORDER BY e.transaction_id DESC, e.global_position DESC
+      LIMIT 1`,
     lastWrittenPosition: `
       SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
       FROM ${s}.events e
@@ -136,32 +151,25 @@ export function buildStatements(schemaName: string): EventStoreStatements {
   };
 }
 
-function headPositionSql(s: string): string {
-  return `
-      SELECT e.transaction_id::text AS commit_position, e.global_position::text AS prepare_position
-      FROM ${s}.events e
-      WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY e.transaction_id DESC, e.global_position DESC
-      LIMIT 1`;
-}
-
 /**
  * One statement per expectation that moves the stream's revision by the event count and returns the
  * new last revision, or returns no row when the expectation does not hold. Under READ COMMITTED a
  * concurrent writer's row lock makes it wait and then re-check against the committed revision.
+ * Each reads the `appender` CTE, so the appender lock is held before the first row is written.
  */
 function bumpRevision(s: string, kind: ExpectationKind): string {
   switch (kind) {
     case 'no_stream':
-      return `INSERT INTO ${s}.streams (stream_id, revision) VALUES ($1, $2::bigint - 1)
+      return `INSERT INTO ${s}.streams (stream_id, revision) SELECT $1, $2::bigint - 1 FROM appender
               ON CONFLICT (stream_id) DO NOTHING RETURNING revision`;
     case 'any':
-      return `INSERT INTO ${s}.streams AS stream (stream_id, revision) VALUES ($1, $2::bigint - 1)
+      return `INSERT INTO ${s}.streams AS stream (stream_id, revision) SELECT $1, $2::bigint - 1 FROM appender
               ON CONFLICT (stream_id) DO UPDATE SET revision = stream.revision + $2::bigint RETURNING revision`;
     case 'exists':
-      return `UPDATE ${s}.streams SET revision = revision + $2::bigint WHERE stream_id = $1 RETURNING revision`;
+      return `UPDATE ${s}.streams SET revision = revision + $2::bigint FROM appender
+              WHERE stream_id = $1 RETURNING revision`;
     case 'revision':
-      return `UPDATE ${s}.streams SET revision = revision + $2::bigint
+      return `UPDATE ${s}.streams SET revision = revision + $2::bigint FROM appender
               WHERE stream_id = $1 AND revision = $5::bigint RETURNING revision`;
     default:
       return assertNever(kind);
