@@ -1,7 +1,10 @@
 /**
- * Measures single-event append throughput on PostgreSQL, sequential and concurrent.
+ * Measures single-event append throughput on PostgreSQL, sequential and concurrent, each beside the
+ * same run's ceiling: single-row INSERTs of the same rows into a plain events-shaped table (no stream
+ * revisions, no ordering barrier), from the same number of connections.
  * Usage: npx tsx libs/eventstore/scripts/append-throughput.ts [appends=5000] [concurrency=16]
  * Uses BENCH_DATABASE_URL (default the `portal_test` database) and a throwaway schema.
+ * Prints one line per figure and a final JSON line.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -31,30 +34,52 @@ function event(): Parameters<PostgresEventStore['append']>[1][number] {
   };
 }
 
-async function run(label: string, workers: number, store: PostgresEventStore): Promise<void> {
+/** Runs `appends` calls of `once` from `workers` loops; returns calls per second. */
+async function rate(label: string, workers: number, once: () => Promise<unknown>): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (next < appends) {
         next += 1;
-        await store.append(`bench-${randomUUID()}`, [event()], { expectedRevision: 'no_stream' });
+        await once();
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  console.info(
-    `${label}: ${appends} appends in ${seconds.toFixed(2)} s = ${Math.round(appends / seconds)} appends/s`,
-  );
+  const perSecond = appends / ((performance.now() - started) / 1000);
+  console.info(`${label}: ${Math.round(perSecond)}/s`);
+  return perSecond;
 }
 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 1 });
 const schema = `es_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 try {
   await ensureEventStoreSchema(pool, { schema });
+  await pool.query(`CREATE TABLE "${schema}".ceiling (LIKE "${schema}".events INCLUDING DEFAULTS)`);
   const store = new PostgresEventStore(pool, { schema });
-  await run('sequential', 1, store);
-  await run(`${concurrency} concurrent`, concurrency, store);
+  const append = () => store.append(`bench-${randomUUID()}`, [event()], { expectedRevision: 'no_stream' });
+  const insert = () => {
+    const { id, type, data, metadata } = event();
+    return pool.query({
+      name: 'ceiling_insert',
+      text: `INSERT INTO "${schema}".ceiling (stream_id, stream_revision, event_id, type, data, metadata)
+             VALUES ($1, 0, $2, $3, $4, $5)`,
+      values: [`bench-${randomUUID()}`, id, type, JSON.stringify(data), JSON.stringify(metadata)],
+    });
+  };
+  const result = {
+    appends,
+    concurrency,
+    sequentialInsertsPerSecond: await rate('sequential INSERT (ceiling)', 1, insert),
+    sequentialAppendsPerSecond: await rate('sequential append', 1, append),
+    concurrentInsertsPerSecond: await rate(`${concurrency} concurrent INSERT (ceiling)`, concurrency, insert),
+    concurrentAppendsPerSecond: await rate(`${concurrency} concurrent append`, concurrency, append),
+  };
+  console.info(
+    `append / INSERT: sequential ${(result.sequentialAppendsPerSecond / result.sequentialInsertsPerSecond).toFixed(2)}, ` +
+      `concurrent ${(result.concurrentAppendsPerSecond / result.concurrentInsertsPerSecond).toFixed(2)}`,
+  );
+  console.info(JSON.stringify(result));
   await store.close();
 } finally {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

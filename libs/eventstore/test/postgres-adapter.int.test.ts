@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError, START } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { ensureEventStoreSchema } from '../src/index.js';
+import { PostgresEventStore, ensureEventStoreSchema } from '../src/index.js';
 import {
   SubscriptionRecorder,
   newEvent,
@@ -20,6 +20,13 @@ describe('PostgresEventStore connections and transactions', () => {
   afterAll(() => stores.dispose());
 
   const checkedOutClients = (): number => stores.pool.totalCount - stores.pool.idleCount;
+
+  /** Another instance on the same schema, as another process has: it can wake `store` only by NOTIFY. */
+  function anotherProcessOf(store: PostgresEventStore): PostgresEventStore {
+    const other = new PostgresEventStore(stores.pool, { schema: store.schema });
+    onTestFinished(() => other.close());
+    return other;
+  }
 
   it('shares one LISTEN connection between subscriptions and gives it back when they end', async () => {
     const store = await stores.createStore();
@@ -86,8 +93,30 @@ describe('PostgresEventStore connections and transactions', () => {
     });
 
     const event = newEvent();
-    await store.append(newStreamId(), [event], { expectedRevision: 'no_stream' });
+    await anotherProcessOf(store).append(newStreamId(), [event], { expectedRevision: 'no_stream' });
     await recorder.waitForIds([event.id], 5_000);
+  });
+
+  it('wakes subscribers of other processes after concurrent appends commit, by coalesced notifications', async () => {
+    // A poll interval far beyond the deadline: delivery below can only come from a notification.
+    const store = await stores.createStore({ pollIntervalMs: 600_000 });
+    onTestFinished(() => store.close());
+    const recorder = new SubscriptionRecorder(store, { after: START });
+    onTestFinished(() => recorder.stop());
+    await waitUntil(
+      'the listener',
+      async () => (await listenerPids(`${store.schema}_appended`)).length === 1,
+    );
+
+    const appender = anotherProcessOf(store);
+    const events = Array.from({ length: 40 }, () => newEvent());
+    await Promise.all(
+      events.map((event) => appender.append(newStreamId(), [event], { expectedRevision: 'no_stream' })),
+    );
+    await recorder.waitForIds(
+      events.map((event) => event.id),
+      5_000,
+    );
   });
 
   it('appendWithin commits and rolls back with the caller, and a refusal keeps its transaction usable', async () => {

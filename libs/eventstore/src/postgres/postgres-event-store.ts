@@ -15,6 +15,7 @@ import { explainRefusedAppend, validateAppend, validateMaxBatchSize } from '../a
 import { isAborted, subscriptionSignal } from '../abort.js';
 import { ChangeSignal } from '../change-signal.js';
 import { toStoredMetadata } from '../stored-metadata.js';
+import { CommitNotifier } from './commit-notifier.js';
 import { NotificationListener } from './notification-listener.js';
 import { defaultEventStoreSchema, notificationChannel, validateSchemaName } from './schema.js';
 import { buildStatements, expectationKind } from './statements.js';
@@ -25,7 +26,7 @@ export interface PostgresEventStoreOptions {
   readonly schema?: string;
   /** Fallback poll for a lost notification or a barrier lifted by a transaction that appended nothing. */
   readonly pollIntervalMs?: number;
-  /** Problems of the LISTEN connection; subscriptions survive them by polling. */
+  /** Problems of the LISTEN connection or of a commit notification; subscriptions survive them by polling. */
   readonly onListenerError?: (error: Error) => void;
   /** Called after every page a subscription reads, with its size; for metrics and tests. */
   readonly onPageRead?: (eventCount: number) => void;
@@ -51,6 +52,7 @@ export class PostgresEventStore implements EventStore {
   private readonly onPageRead: (eventCount: number) => void;
   private readonly changes = new ChangeSignal();
   private readonly listener: NotificationListener;
+  private readonly notifier: CommitNotifier;
   private readonly closing = new AbortController();
   private readonly channel: string;
 
@@ -63,20 +65,25 @@ export class PostgresEventStore implements EventStore {
     this.channel = notificationChannel(this.schema);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.onPageRead = options.onPageRead ?? (() => undefined);
-    this.listener = new NotificationListener(
-      pool,
-      this.channel,
-      this.changes,
-      options.onListenerError ?? (() => undefined),
-    );
+    const onListenerError = options.onListenerError ?? (() => undefined);
+    this.listener = new NotificationListener(pool, this.channel, this.changes, onListenerError);
+    this.notifier = new CommitNotifier(pool, this.channel, onListenerError);
   }
 
-  append(
+  async append(
     streamId: string,
     events: readonly EventToAppend[],
     options: { readonly expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    return this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
+    const result = await this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
+    this.committed();
+    return result;
+  }
+
+  /** After an append committed: wakes this process's subscriptions now, other processes' by NOTIFY. */
+  private committed(): void {
+    this.changes.notify();
+    this.notifier.notifyCommitted();
   }
 
   /**
@@ -211,7 +218,7 @@ export class PostgresEventStore implements EventStore {
     validateAppend(streamId, events, expected);
     for (let attempt = 1; attempt <= maxAppendAttempts; attempt += 1) {
       const attemptAppend = (): Promise<AppendResult | null> =>
-        this.tryAppend(queryable, streamId, events, expected);
+        this.tryAppend(queryable, inCallerTransaction, streamId, events, expected);
       const written = await (
         inCallerTransaction ? withSavepoint(queryable, attemptAppend) : attemptAppend()
       ).catch((error: unknown) => {
@@ -234,6 +241,7 @@ export class PostgresEventStore implements EventStore {
    */
   private async tryAppend(
     queryable: Queryable,
+    inCallerTransaction: boolean,
     streamId: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
@@ -243,7 +251,8 @@ export class PostgresEventStore implements EventStore {
       streamId,
       events.length,
       JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }))),
-      this.channel,
+      // In the caller's transaction the commit is the caller's: PostgreSQL notifies when it happens.
+      inCallerTransaction ? this.channel : null,
     ];
     if (typeof expected === 'bigint') values.push(expected.toString());
     const result = await queryable.query<AppendedRow>({

@@ -59,7 +59,11 @@ export function expectationKind(expected: ExpectedRevision): ExpectationKind {
 }
 
 export interface EventStoreStatements {
-  /** $1 stream, $2 event count, $3 events as a jsonb array, $4 channel, [$5 expected revision]. */
+  /**
+   * $1 stream, $2 event count, $3 events as a jsonb array, $4 channel to notify at commit or NULL
+   * (an append in its own transaction notifies after commit instead: commit-notifier.ts),
+   * [$5 expected revision].
+   */
   readonly append: Readonly<Record<ExpectationKind, string>>;
   /** $1 stream, $2 event ids: the stream's revision and the already stored events among the ids. */
   readonly explainRefusal: string;
@@ -103,7 +107,7 @@ export function buildStatements(schemaName: string): EventStoreStatements {
     SELECT max(stream_revision)::text AS revision,
            max(global_position)::text AS global_position,
            pg_current_xact_id()::text AS transaction_id,
-           pg_notify($4::text, '') AS notified
+           CASE WHEN $4::text IS NOT NULL THEN pg_notify($4::text, '') END AS notified
     FROM inserted
     HAVING count(*) > 0`;
 
