@@ -58,6 +58,17 @@ export interface AppendResult {
   readonly position: Position;
 }
 
+/** One stream's part of `appendMany`. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly EventToAppend[];
+  readonly expectedRevision: ExpectedRevision;
+}
+
+/** What became of one `StreamAppend`: written (or found written by an earlier try), or refused. */
+export type AppendOutcome =
+  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: Error };
+
 export interface ReadStreamOptions {
   /** Only events at this revision and after; from the first event when left out. */
   readonly fromRevision?: bigint;
@@ -82,6 +93,14 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options: { readonly expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
+  /**
+   * Appends to several streams at once: each entry checked against its own expected revision and
+   * written all or nothing on its own, one outcome per entry in request order. A refused entry
+   * (`ConcurrencyError`, a duplicate event id) leaves the others as they are. A stream may appear once
+   * per call; invalid input throws, as for `append`. PostgreSQL writes the whole call in one round trip
+   * and one transaction, with positions in request order; other adapters append concurrently.
+   */
+  appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]>;
   /** Every event of the stream in revision order (from `fromRevision` on); empty for a missing stream. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]>;
   /** Revision of the stream's last event; `null` when the stream does not exist. One cheap lookup. */

@@ -2,6 +2,7 @@
  * Measures single-event append throughput on PostgreSQL, sequential and concurrent, each beside the
  * same run's ceiling: single-row INSERTs of the same rows into a plain events-shaped table (no stream
  * revisions, no ordering barrier), from the same number of connections.
+ * Also `appendMany` of 100 single-event streams per call, from 4 connections.
  * Usage: npx tsx libs/eventstore/scripts/append-throughput.ts [appends=5000] [concurrency=16]
  * Uses BENCH_DATABASE_URL (default the `portal_test` database) and a throwaway schema.
  * Prints one line per figure and a final JSON line.
@@ -12,6 +13,7 @@ import { PostgresEventStore, ensureEventStoreSchema } from '../src/index.js';
 
 const appends = Number(process.argv[2] ?? 5000);
 const concurrency = Number(process.argv[3] ?? 16);
+const batchSize = 100;
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal_test';
 
 function event(): Parameters<PostgresEventStore['append']>[1][number] {
@@ -34,14 +36,19 @@ function event(): Parameters<PostgresEventStore['append']>[1][number] {
   };
 }
 
-/** Runs `appends` calls of `once` from `workers` loops; returns calls per second. */
-async function rate(label: string, workers: number, once: () => Promise<unknown>): Promise<number> {
+/** Writes `appends` events from `workers` loops, `perCall` per call of `once`; returns events per second. */
+async function rate(
+  label: string,
+  workers: number,
+  once: () => Promise<unknown>,
+  perCall = 1,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (next < appends) {
-        next += 1;
+        next += perCall;
         await once();
       }
     }),
@@ -58,6 +65,14 @@ try {
   await pool.query(`CREATE TABLE "${schema}".ceiling (LIKE "${schema}".events INCLUDING DEFAULTS)`);
   const store = new PostgresEventStore(pool, { schema });
   const append = () => store.append(`bench-${randomUUID()}`, [event()], { expectedRevision: 'no_stream' });
+  const appendMany = () =>
+    store.appendMany(
+      Array.from({ length: batchSize }, () => ({
+        streamId: `bench-${randomUUID()}`,
+        events: [event()],
+        expectedRevision: 'no_stream' as const,
+      })),
+    );
   const insert = () => {
     const { id, type, data, metadata } = event();
     return pool.query({
@@ -74,10 +89,17 @@ try {
     sequentialAppendsPerSecond: await rate('sequential append', 1, append),
     concurrentInsertsPerSecond: await rate(`${concurrency} concurrent INSERT (ceiling)`, concurrency, insert),
     concurrentAppendsPerSecond: await rate(`${concurrency} concurrent append`, concurrency, append),
+    appendManyEventsPerSecond: await rate(
+      `appendMany of ${batchSize} streams, 4 concurrent`,
+      4,
+      appendMany,
+      batchSize,
+    ),
   };
   console.info(
     `append / INSERT: sequential ${(result.sequentialAppendsPerSecond / result.sequentialInsertsPerSecond).toFixed(2)}, ` +
-      `concurrent ${(result.concurrentAppendsPerSecond / result.concurrentInsertsPerSecond).toFixed(2)}`,
+      `concurrent ${(result.concurrentAppendsPerSecond / result.concurrentInsertsPerSecond).toFixed(2)}, ` +
+      `appendMany ${(result.appendManyEventsPerSecond / result.concurrentInsertsPerSecond).toFixed(2)} of the concurrent INSERT rate`,
   );
   console.info(JSON.stringify(result));
   await store.close();

@@ -2,6 +2,7 @@ import { ConcurrencyError, START, comparePositions } from '@portal/domain';
 import type { AppendResult, EventStore, Position, RecordedEvent } from '@portal/domain';
 import { expect, it, onTestFinished } from 'vitest';
 import { DuplicateEventIdError } from '../src/index.js';
+import { appendManyContract } from './append-many-contract.js';
 import {
   SubscriptionRecorder,
   isStrictlyIncreasing,
@@ -24,6 +25,8 @@ export interface EventStoreContractOptions {
    * in-memory). EventStoreDB scopes ids to a stream and keeps `any` idempotence best-effort.
    */
   readonly uniqueEventIds: boolean;
+  /** `true` when one `appendMany` is one transaction, so its positions follow the request. */
+  readonly appendsManyInOneTransaction: boolean;
 }
 
 /** The behaviour every `EventStore` adapter must show. Call inside a `describe` of the adapter. */
@@ -46,6 +49,12 @@ export function eventStoreContract(options: EventStoreContractOptions): void {
     onTestFinished(() => store.close());
     return store;
   }
+
+  appendManyContract({
+    openStore,
+    inOneTransaction: options.appendsManyInOneTransaction,
+    uniqueEventIds: options.uniqueEventIds,
+  });
 
   it('appends events and reads them back with data, metadata, revisions and positions', async () => {
     const store = await openStore();

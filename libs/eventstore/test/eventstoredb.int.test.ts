@@ -14,5 +14,6 @@ describe.skipIf(!connectionString)('EventStoreDbEventStore', () => {
     // The server's $all is shared with every other writer, so only this test's streams are asserted.
     exclusive: false,
     uniqueEventIds: false,
+    appendsManyInOneTransaction: false,
   });
 });

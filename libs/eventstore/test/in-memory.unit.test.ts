@@ -7,5 +7,6 @@ describe('InMemoryEventStore', () => {
     createStore: () => Promise.resolve(new InMemoryEventStore()),
     exclusive: true,
     uniqueEventIds: true,
+    appendsManyInOneTransaction: true,
   });
 });

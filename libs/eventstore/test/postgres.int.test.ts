@@ -9,5 +9,10 @@ describe('PostgresEventStore', () => {
   });
   afterAll(() => stores.dispose());
 
-  eventStoreContract({ createStore: () => stores.createStore(), exclusive: true, uniqueEventIds: true });
+  eventStoreContract({
+    createStore: () => stores.createStore(),
+    exclusive: true,
+    uniqueEventIds: true,
+    appendsManyInOneTransaction: true,
+  });
 });

@@ -46,6 +46,10 @@ export function useTestApi(
       [...failing].some((prefix) => streamId.startsWith(prefix))
         ? Promise.reject(new Error('event store unavailable'))
         : store().append(streamId, toAppend, options),
+    appendMany: (appends) =>
+      appends.some(({ streamId }) => [...failing].some((prefix) => streamId.startsWith(prefix)))
+        ? Promise.reject(new Error('event store unavailable'))
+        : store().appendMany(appends),
     readStream: (streamId, options) => store().readStream(streamId, options),
     streamRevision: (streamId) => store().streamRevision(streamId),
     subscribeAll: (options) => store().subscribeAll(options),

@@ -2,6 +2,7 @@ import {
   comparePositions,
   formatPosition,
   START,
+  type AppendOutcome,
   type AppendResult,
   type EventStore,
   type EventToAppend,
@@ -9,6 +10,7 @@ import {
   type Position,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeAllOptions,
 } from '@portal/domain';
 import { ensureEventStoreSchema, PostgresEventStore } from '@portal/eventstore';
@@ -24,8 +26,8 @@ import { waitFor } from './wait-for.js';
 
 /**
  * The PostgreSQL store, remembering the newest position it appended. `headPosition()` only reports what
- * a subscriber may read now (older transactions anywhere in the cluster hold the barrier back), so
- * "caught up" in a test means: past everything this test appended.
+ * a subscriber may read now (an older append still open holds the barrier back), so "caught up" in a
+ * test means: past everything this test appended.
  */
 export class RecordingEventStore implements EventStore {
   lastAppended: Position = START;
@@ -40,6 +42,16 @@ export class RecordingEventStore implements EventStore {
     const result = await this.inner.append(streamId, events, options);
     if (comparePositions(result.position, this.lastAppended) > 0) this.lastAppended = result.position;
     return result;
+  }
+
+  async appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
+    const outcomes = await this.inner.appendMany(appends);
+    for (const outcome of outcomes) {
+      if (outcome.ok && comparePositions(outcome.result.position, this.lastAppended) > 0) {
+        this.lastAppended = outcome.result.position;
+      }
+    }
+    return outcomes;
   }
 
   readStream(streamId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]> {

@@ -10,6 +10,7 @@ import {
 import type { AllStreamResolvedEvent, AllStreamSubscription } from '@eventstore/db-client';
 import { START } from '@portal/domain';
 import type {
+  AppendOutcome,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -17,8 +18,10 @@ import type {
   Position,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeAllOptions,
 } from '@portal/domain';
+import { appendEachConcurrently } from '../append-many.js';
 import { validateAppend, validateMaxBatchSize } from '../append-rules.js';
 import { isAborted, subscriptionSignal } from '../abort.js';
 import { ChangeSignal } from '../change-signal.js';
@@ -64,6 +67,13 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       throw toConcurrencyError(error, streamId, expected);
     }
+  }
+
+  /** EventStoreDB writes one stream per append: every entry is its own append, all at once. */
+  appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
+    return appendEachConcurrently(appends, ({ streamId, events, expectedRevision }) =>
+      this.append(streamId, events, { expectedRevision }),
+    );
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {

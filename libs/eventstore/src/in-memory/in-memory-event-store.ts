@@ -1,5 +1,6 @@
 import { comparePositions, START, upcastRecordedEvent } from '@portal/domain';
 import type {
+  AppendOutcome,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -7,8 +8,10 @@ import type {
   Position,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeAllOptions,
 } from '@portal/domain';
+import { validateAppendMany } from '../append-many.js';
 import {
   explainRefusedAppend,
   expectationHolds,
@@ -38,6 +41,22 @@ export class InMemoryEventStore implements EventStore {
     // a throw inside the executor becomes the rejection.
     return new Promise((resolve) => {
       resolve(this.appendNow(streamId, events, options.expectedRevision));
+    });
+  }
+
+  /** One entry after another, at once: like one transaction, and positions follow the request. */
+  appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
+    return new Promise((resolve) => {
+      validateAppendMany(appends);
+      resolve(
+        appends.map(({ streamId, events, expectedRevision }): AppendOutcome => {
+          try {
+            return { ok: true, result: this.appendNow(streamId, events, expectedRevision) };
+          } catch (error) {
+            return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+          }
+        }),
+      );
     });
   }
 

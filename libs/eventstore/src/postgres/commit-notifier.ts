@@ -32,7 +32,7 @@ export class CommitNotifier {
   }
 
   private async sendUntilQuiet(): Promise<void> {
-    for (let covered = 0; covered < this.requests; ) {
+    for (let covered = 0; covered < this.requests;) {
       covered = this.requests;
       try {
         await this.pool.query({

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { START, upcastRecordedEvent } from '@portal/domain';
 import type {
+  AppendOutcome,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -8,9 +9,11 @@ import type {
   Position,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeAllOptions,
 } from '@portal/domain';
 import type pg from 'pg';
+import { outcomeOf, validateAppendMany } from '../append-many.js';
 import { explainRefusedAppend, validateAppend, validateMaxBatchSize } from '../append-rules.js';
 import { isAborted, subscriptionSignal } from '../abort.js';
 import { ChangeSignal } from '../change-signal.js';
@@ -18,6 +21,7 @@ import { toStoredMetadata } from '../stored-metadata.js';
 import { CommitNotifier } from './commit-notifier.js';
 import { NotificationListener } from './notification-listener.js';
 import { defaultEventStoreSchema, notificationChannel, validateSchemaName } from './schema.js';
+import type { AppendManyEntryJson, AppendManyRow } from './append-many-statement.js';
 import { buildStatements, expectationKind } from './statements.js';
 import type { AppendedRow, EventRow, EventStoreStatements, RefusalRow } from './statements.js';
 
@@ -37,6 +41,7 @@ type Queryable = Pick<pg.ClientBase, 'query'>;
 
 /** The one error code this adapter interprets: a unique index refused a row. */
 const uniqueViolation = '23505';
+const deadlockDetected = '40P01';
 /** A refused append whose cause vanished before it could be explained is tried again this often. */
 const maxAppendAttempts = 5;
 
@@ -78,6 +83,58 @@ export class PostgresEventStore implements EventStore {
     const result = await this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
     this.committed();
     return result;
+  }
+
+  /**
+   * Every entry in one statement and one transaction. Entries it refused are explained one by one (a
+   * retry of an earlier success, or the error); if the statement itself fails (a duplicate event id,
+   * a deadlock between two calls locking the same streams), nothing of it was written and every entry
+   * is appended on its own instead, so each gets its own outcome.
+   */
+  async appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
+    validateAppendMany(appends);
+    if (appends.length === 0) return [];
+    const entries = appends.map(({ streamId, events, expectedRevision }, entry): AppendManyEntryJson => ({
+      entry,
+      stream_id: streamId,
+      kind: expectationKind(expectedRevision),
+      expected: typeof expectedRevision === 'bigint' ? expectedRevision.toString() : null,
+      events: events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+    }));
+    let rows: readonly AppendManyRow[];
+    try {
+      rows = (
+        await this.pool.query<AppendManyRow>({
+          name: `es_append_many_${this.schema}`,
+          text: this.statements.appendMany,
+          values: [JSON.stringify(entries)],
+        })
+      ).rows;
+    } catch (error) {
+      if (!isRetryableAsSingleAppends(error)) throw error;
+      return Promise.all(
+        appends.map(({ streamId, events, expectedRevision }) =>
+          outcomeOf(this.append(streamId, events, { expectedRevision })),
+        ),
+      );
+    }
+    if (rows.length > 0) this.committed();
+    const written = new Map(rows.map((row) => [row.entry, row]));
+    return Promise.all(
+      appends.map(({ streamId, events, expectedRevision }, entry): Promise<AppendOutcome> => {
+        const row = written.get(entry);
+        if (row) {
+          return Promise.resolve({
+            ok: true,
+            result: {
+              nextRevision: BigInt(row.revision),
+              position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+            },
+          });
+        }
+        return outcomeOf(this.append(streamId, events, { expectedRevision }));
+      }),
+    );
   }
 
   /** After an append committed: wakes this process's subscriptions now, other processes' by NOTIFY. */
@@ -347,6 +404,13 @@ async function withSavepoint<T>(queryable: Queryable, work: () => Promise<T>): P
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === uniqueViolation;
+}
+
+/** A unique violation, or a deadlock between two calls that lock the same streams in another order. */
+function isRetryableAsSingleAppends(error: unknown): boolean {
+  return (
+    isUniqueViolation(error) || (error instanceof Error && 'code' in error && error.code === deadlockDetected)
+  );
 }
 
 function toPosition(row: Pick<EventRow, 'commit_position' | 'prepare_position'>): Position {

@@ -1,5 +1,6 @@
 import type { ExpectedRevision } from '@portal/domain';
 import { assertNever } from '../append-rules.js';
+import { appendManySql } from './append-many-statement.js';
 import {
   appenderLockKey,
   barrierSql,
@@ -65,6 +66,8 @@ export interface EventStoreStatements {
    * [$5 expected revision].
    */
   readonly append: Readonly<Record<ExpectationKind, string>>;
+  /** $1 entries as a jsonb array (append-many-statement.ts). */
+  readonly appendMany: string;
   /** $1 stream, $2 event ids: the stream's revision and the already stored events among the ids. */
   readonly explainRefusal: string;
   /** $1 stream, $2 first revision. */
@@ -118,6 +121,7 @@ export function buildStatements(schemaName: string): EventStoreStatements {
       any: append('any'),
       revision: append('revision'),
     },
+    appendMany: appendManySql(s, lockKey),
     explainRefusal: `
       SELECT
         (SELECT revision::text FROM ${s}.streams WHERE stream_id = $1) AS current_revision,
