@@ -116,9 +116,8 @@ async function decideAndAppend<Command, Event extends DomainEvent, State>(
   request: CommandRequest<Command, Event, State>,
   stream: LoadedStream<State>,
 ): Promise<CommandResult<Event, State> | ConcurrencyError> {
-  const { decider, metadata, sideEffect } = request;
+  const { streamId, decider, metadata, sideEffect, expectedRevision } = request;
   const command = await commandFor(request.command, stream);
-  const { expectedRevision } = request;
   if (typeof expectedRevision === 'bigint') requireRevision(expectedRevision, stream.revision);
   const events = decider.decide(command, stream.state);
   if (events.length === 0) {
@@ -127,7 +126,7 @@ async function decideAndAppend<Command, Event extends DomainEvent, State>(
   await sideEffect?.apply(events);
   try {
     const appended = await handling.store.append(
-      stream.streamId,
+      streamId,
       events.map((event) => ({ id: handling.newId(), type: event.type, data: event.data, metadata })),
       { expectedRevision: stream.revision ?? 'no_stream' },
     );
