@@ -1,12 +1,7 @@
-import type { LiveItem } from '@portal/domain';
+import type { FollowUp, LiveItem } from '@portal/domain';
 import { isConnectionError, type Logger } from '@portal/platform';
 import { ObjectStoreUnavailableError, type CompleteUploadJobData, type ObjectStore } from '@portal/uploads';
-import {
-  appendDecision,
-  appendUnlessEnded,
-  type Cause,
-  type DecisionDependencies,
-} from './append-decision.js';
+import { decideOnItem, decideUnlessEnded, type DecisionDependencies } from './item-decision.js';
 import { latestEvent, loadItem, uploadPlanOf, type LoadedItem } from './item-stream.js';
 import { completeInObjectStore, type StepHook } from './object-completion.js';
 
@@ -59,7 +54,7 @@ export async function completeUpload(
     log.error({ err: error, attempts }, 'completion failed on its last attempt');
     // If this append fails too, the job fails, the item stays `processing`, and the sweep enqueues it again.
     const loaded = await loadItem(deps.eventStore, itemId);
-    const appended = await appendDecision(
+    const appended = await decideOnItem(
       deps,
       loaded,
       { type: 'FailUpload', data: { id: itemId, uploadId, statusMessage } },
@@ -90,7 +85,7 @@ async function runCompletion(
   const verdict = await completeInObjectStore(deps.objectStore, state, afterStep);
   const cause = completionCause(loaded, job);
   if (!verdict.ok) {
-    const appended = await appendDecision(
+    const appended = await decideOnItem(
       deps,
       loaded,
       { type: 'FailUpload', data: { id: itemId, uploadId, statusMessage: verdict.statusMessage } },
@@ -99,7 +94,7 @@ async function runCompletion(
     log.info({ statusMessage: verdict.statusMessage, recorded: appended.events.length > 0 }, 'upload failed');
     return { outcome: 'failed', statusMessage: verdict.statusMessage, recorded: appended.events.length > 0 };
   }
-  const appended = await appendDecision(
+  const appended = await decideOnItem(
     deps,
     loaded,
     { type: 'AttachUploadedAsset', data: { id: itemId, uploadId, asset: verdict.asset } },
@@ -128,7 +123,7 @@ async function abortDeletedItemUpload(
 ): Promise<CompletionOutcome> {
   const plan = uploadPlanOf(loaded);
   if (plan) await deps.objectStore.abortMultipartUpload(plan.key, uploadId);
-  await appendUnlessEnded(
+  await decideUnlessEnded(
     deps,
     loaded,
     { type: 'AbortUpload', data: { id: loaded.itemId, ancestorDeleted: false } },
@@ -159,7 +154,7 @@ function describeState({ state, itemId }: LoadedItem): string {
 }
 
 /** The completion request this job serves: its id is the causation, its correlation id is inherited. */
-function completionCause(loaded: LoadedItem, job: CompletionJob): Cause {
+function completionCause(loaded: LoadedItem, job: CompletionJob): FollowUp {
   return {
     event: latestEvent(loaded, 'UploadCompletionRequested', job.data.uploadId),
     requestId: job.data.requestId,

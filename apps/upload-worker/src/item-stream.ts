@@ -1,34 +1,21 @@
+import { loadStream, type LoadedStream } from '@portal/commands';
 import {
-  foldState,
+  portalObjectDecider,
   streamIdOf,
-  type EventStore,
   type ItemUploadStarted,
-  type PortalObjectEvent,
+  type EventStore,
   type PortalObjectState,
   type RecordedEvent,
   type UploadPlan,
 } from '@portal/domain';
 
 /** An item's stream as the worker decides on it: the truth, never the read models. */
-export interface LoadedItem {
+export interface LoadedItem extends LoadedStream<PortalObjectState> {
   readonly itemId: string;
-  readonly streamId: string;
-  readonly events: readonly RecordedEvent[];
-  readonly state: PortalObjectState;
-  /** Revision of the last event, the expected revision of the next append; `null` for no stream. */
-  readonly revision: bigint | null;
 }
 
 export async function loadItem(store: EventStore, itemId: string): Promise<LoadedItem> {
-  const streamId = streamIdOf('item', itemId);
-  const events = await store.readStream(streamId);
-  return {
-    itemId,
-    streamId,
-    events,
-    state: foldState(events as unknown as readonly PortalObjectEvent[]),
-    revision: events.at(-1)?.revision ?? null,
-  };
+  return { itemId, ...(await loadStream(store, streamIdOf('item', itemId), portalObjectDecider)) };
 }
 
 /** The upload plan the item started with; a tombstone no longer carries it, but the stream does. */

@@ -1,8 +1,8 @@
 import { decide, DomainError, type ItemCommand, type PortalObjectState } from '@portal/domain';
 import type { Logger } from '@portal/platform';
 import type { ObjectStore, UploadQueue } from '@portal/uploads';
-import { hasDeletedAncestor } from './ancestry.js';
-import { appendDecision, appendUnlessEnded, type DecisionDependencies } from './append-decision.js';
+import { hasDeletedAncestor } from '@portal/commands';
+import { decideOnItem, decideUnlessEnded, type DecisionDependencies } from './item-decision.js';
 import { latestEvent, loadItem, uploadPlanOf, type LoadedItem } from './item-stream.js';
 import type { SweepQueries, UploadCandidate } from './sweep-queries.js';
 
@@ -105,7 +105,7 @@ async function expire(
   if (!wouldRecord(command, loaded.state)) return 'skipped';
   // Recorded first: a completion racing the sweep then loses on the expected revision (or the sweep does),
   // and the upload is never gone from S3 while the item still takes a completion.
-  const appended = await appendDecision(deps, loaded, command, {
+  const appended = await decideOnItem(deps, loaded, command, {
     event: latestEvent(loaded, 'ItemUploadStarted'),
     requestId: null,
     fallbackCorrelationId: sweepId,
@@ -138,7 +138,7 @@ async function abortUnderTombstone(
   // A buried item whose completion is under way is refused here; its job finishes it.
   if (!wouldRecord(command, state)) return 'skipped';
   await abortInObjectStore(deps, loaded, uploadId);
-  const appended = await appendUnlessEnded(deps, loaded, command, {
+  const appended = await decideUnlessEnded(deps, loaded, command, {
     event: latestEvent(loaded, 'PortalObjectDeleted'),
     requestId: null,
     fallbackCorrelationId: sweepId,

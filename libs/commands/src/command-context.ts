@@ -1,12 +1,10 @@
-import type { EventStore } from '@portal/domain';
+import type { CommandHandling } from './handler/handle-command.js';
 import type { OrganizationDirectory } from './organizations.js';
 import type { TreeFacts } from './tree-facts.js';
 
 /** What every command of this library works with; time and ids come in, so tests can set them. */
-export interface CommandContext {
-  readonly store: EventStore;
+export interface CommandContext extends CommandHandling {
   readonly tree: TreeFacts;
-  readonly newId: () => string;
   readonly now: () => Date;
   readonly structure: StructureSettings;
   readonly organizations: OrganizationDirectory;

@@ -1,6 +1,7 @@
 import {
   DomainError,
   MAX_DEPTH,
+  portalObjectDecider,
   streamIdOf,
   type Caller,
   type EventMetadata,
@@ -8,6 +9,7 @@ import {
   widensAccess,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
+import { handleCommand } from './handler/handle-command.js';
 import { loadObject, lookupParent, type FoundParent } from './object-repository.js';
 import { requireCreateRights } from './object-permissions.js';
 import { confirmCreate, watchStructure, type StructureWatch } from './structure/confirm-create.js';
@@ -91,20 +93,23 @@ async function movedIntoWiderAccess(
   return widensAccess([...before.accessPath, own], [...after.accessPath, own]);
 }
 
+/**
+ * Takes a create back with a delete of the new object alone (nothing can be below it that a move or
+ * delete did not see). One deleted meanwhile by its own delete is buried already.
+ */
 async function bury(context: CommandContext, created: CreatedObject, metadata: EventMetadata): Promise<void> {
-  const revision = await context.store.streamRevision(created.streamId);
-  await context.store.append(
-    created.streamId,
-    [
-      {
-        id: context.newId(),
-        type: 'PortalObjectDeleted',
-        data: { id: created.id, kind: created.kind, recursive: false },
-        metadata,
-      },
-    ],
-    { expectedRevision: revision ?? 'no_stream' },
-  );
+  const { id } = created;
+  await handleCommand(context, {
+    streamId: created.streamId,
+    decider: portalObjectDecider,
+    command: {
+      type: 'DeletePortalObject',
+      data: { id, recursive: false, hasChildren: false, ancestorDeleted: false },
+    },
+    metadata,
+  }).catch((error: unknown) => {
+    if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+  });
 }
 
 export interface CreateRequest {

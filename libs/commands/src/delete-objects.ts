@@ -10,7 +10,8 @@ import {
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
 import { loadObject, placementOf, type LoadedObject } from './object-repository.js';
-import { requireAccessTo, requireFound, requireRevision } from './object-permissions.js';
+import { requireRevision } from './handler/expected-revision.js';
+import { requireAccessTo, requireFound } from './object-permissions.js';
 import { runStructureChange, type StructureResult } from './structure/run-structure-change.js';
 
 export interface DeleteRequest {

@@ -16,7 +16,8 @@ import {
   type LoadedObject,
   type Placement,
 } from './object-repository.js';
-import { requireAccessTo, requireFound, requireMoveTarget, requireRevision } from './object-permissions.js';
+import { requireRevision } from './handler/expected-revision.js';
+import { requireAccessTo, requireFound, requireMoveTarget } from './object-permissions.js';
 import { runStructureChange, type StructureResult } from './structure/run-structure-change.js';
 
 export interface MoveRequest {

@@ -26,16 +26,6 @@ export function requireFound<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
-/** `If-Match`: a stale revision is refused before deciding, so a no-op change cannot hide it. */
-export function requireRevision(expected: bigint | undefined, current: bigint): void {
-  if (expected !== undefined && expected !== current) {
-    throw new DomainError(
-      'STALE_REVISION',
-      `the object is at revision ${current}, not ${expected}; read it again`,
-    );
-  }
-}
-
 /** An anonymous caller writes nothing: 401 before anything is looked up. */
 export function requireSignedIn(caller: Caller, doing: string): void {
   if (caller.userId === null) throw new DomainError('UNAUTHENTICATED', `sign in to ${doing}`);

@@ -1,14 +1,14 @@
 import {
-  foldState,
   MAX_DEPTH,
+  portalObjectDecider,
   streamIdOf,
   type EventStore,
   type ObjectAccess,
   type ParentLookup,
   type PortalKind,
-  type PortalObjectEvent,
   type PortalObjectState,
 } from '@portal/domain';
+import { loadStream, type LoadedStream } from './handler/load-stream.js';
 
 export interface LoadedObject {
   readonly id: string;
@@ -17,6 +17,19 @@ export interface LoadedObject {
   readonly state: Exclude<PortalObjectState, { status: 'absent' }>;
   /** Revision of the stream's last event: the `ETag` and the expected revision of the next append. */
   readonly revision: bigint;
+  /** The stream as read: a command on the object decides on it first (`handleCommand`'s `initial`). */
+  readonly stream: LoadedStream<PortalObjectState>;
+}
+
+/** The object a stream of a known kind holds; `null` while the stream does not exist. */
+export function objectOf(
+  id: string,
+  kind: PortalKind,
+  stream: LoadedStream<PortalObjectState>,
+): LoadedObject | null {
+  const { state, revision } = stream;
+  if (state.status === 'absent' || revision === null) return null;
+  return { id, kind, streamId: stream.streamId, state, revision, stream };
 }
 
 /**
@@ -28,14 +41,13 @@ export async function loadObject(
   id: string,
   kinds: readonly PortalKind[] = ['catalog', 'collection', 'item'],
 ): Promise<LoadedObject | null> {
-  const streams = await Promise.all(kinds.map((kind) => store.readStream(streamIdOf(kind, id))));
-  for (const [index, events] of streams.entries()) {
+  const streams = await Promise.all(
+    kinds.map((kind) => loadStream(store, streamIdOf(kind, id), portalObjectDecider)),
+  );
+  for (const [index, stream] of streams.entries()) {
     const kind = kinds[index];
-    const last = events.at(-1);
-    if (!kind || !last) continue;
-    const state = foldState(events as unknown as readonly PortalObjectEvent[]);
-    if (state.status === 'absent') continue;
-    return { id, kind, streamId: streamIdOf(kind, id), state, revision: last.revision };
+    const object = kind === undefined ? null : objectOf(id, kind, stream);
+    if (object) return object;
   }
   return null;
 }
@@ -116,6 +128,14 @@ export async function lookupParent(store: EventStore, parentId: string): Promise
     },
     accessPath: pathTo(above, parent.state.access),
   };
+}
+
+/**
+ * Whether a tombstone lies above `parentId` (or an ancestor's stream is missing): a recursive delete
+ * writes one tombstone at the top and buries the subtree below it.
+ */
+export async function hasDeletedAncestor(store: EventStore, parentId: string | null): Promise<boolean> {
+  return (await walkAncestors(store, parentId)).deleted;
 }
 
 /** The object's ancestry: whether it or a recursive delete above it made it gone, and its access path. */

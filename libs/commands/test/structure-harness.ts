@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  decide,
-  initialState,
+  portalObjectDecider,
   streamIdOf,
   type Caller,
   type EventMetadata,
@@ -12,6 +11,7 @@ import {
 import {
   createObject,
   deleteObjects,
+  handleCommand,
   loadObject,
   moveObject,
   newObjectAccess,
@@ -76,8 +76,11 @@ export class StructureHarness {
       { kind: 'catalog', parentId, caller, metadata },
       async (parent) => {
         const id = newId();
-        const events = decide(
-          {
+        await handleCommand(this.context, {
+          streamId: streamIdOf('catalog', id),
+          decider: portalObjectDecider,
+          expectedRevision: 'no_stream',
+          command: {
             type: 'CreateCatalog',
             data: {
               id,
@@ -88,13 +91,8 @@ export class StructureHarness {
               access: newObjectAccess(caller, visibility),
             },
           },
-          initialState,
-        );
-        await this.store.append(
-          streamIdOf('catalog', id),
-          events.map((event) => ({ id: newId(), type: event.type, data: event.data, metadata })),
-          { expectedRevision: 'no_stream' },
-        );
+          metadata,
+        });
         return { id };
       },
     );
@@ -105,8 +103,10 @@ export class StructureHarness {
   async share(by: Caller, id: string, principal: SharePrincipal): Promise<void> {
     const object = await loadObject(this.store, id);
     if (!object) throw new Error(`no object ${id}`);
-    const events = decide(
-      {
+    await handleCommand(this.context, {
+      streamId: object.streamId,
+      decider: portalObjectDecider,
+      command: {
         type: 'ShareObject',
         data: {
           id,
@@ -117,14 +117,8 @@ export class StructureHarness {
           ancestorDeleted: false,
         },
       },
-      object.state,
-    );
-    const metadata = metadataFor(by);
-    await this.store.append(
-      object.streamId,
-      events.map((event) => ({ id: newId(), type: event.type, data: event.data, metadata })),
-      { expectedRevision: object.revision },
-    );
+      metadata: metadataFor(by),
+    });
   }
 
   /**

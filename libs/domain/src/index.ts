@@ -1,4 +1,6 @@
 export * from './metadata.js';
+export * from './event-metadata.js';
+export * from './decider.js';
 export * from './event-store.js';
 export * from './errors.js';
 export * from './portal-object/types.js';

@@ -7,7 +7,7 @@ import {
 } from '@portal/contracts';
 import { DomainError, requireRole } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import {
   deleteApiKey,
@@ -86,8 +86,10 @@ export async function createApiKey(deps: ApiDependencies, req: Request, res: Res
     },
     { userId: caller.userId, at },
     {
-      sideEffect: () => insertApiKey(deps.pool, { ...record, digest }),
-      undoSideEffect: () => deleteApiKey(deps.pool, id),
+      sideEffect: {
+        apply: () => insertApiKey(deps.pool, { ...record, digest }),
+        undo: () => deleteApiKey(deps.pool, id),
+      },
     },
   );
   res.setHeader('Cache-Control', 'no-store');
@@ -129,7 +131,7 @@ export async function revokeApiKey(deps: ApiDependencies, req: Request, res: Res
     },
     { userId: caller.userId, at },
     // Revoked before the event even when the key was already revoked in the stream: the row is what counts.
-    { sideEffect: () => revokeApiKeyRow(deps.pool, keyId, at) },
+    { sideEffect: { apply: () => revokeApiKeyRow(deps.pool, keyId, at) } },
   );
   if (outcome.position === null) await revokeApiKeyRow(deps.pool, keyId, at);
   const revoked = await findApiKeyInOrganization(deps.pool, keyId, orgId);

@@ -10,7 +10,7 @@ import {
 } from '@portal/contracts';
 import { DomainError } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { callerOf } from './caller.js';
 import { organizationActorOf, requireCredential } from './caller-rules.js';

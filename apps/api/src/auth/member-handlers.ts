@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { removeMemberBodySchema, updateMemberRoleBodySchema } from '@portal/contracts';
 import { requireRole } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { callerOf } from './caller.js';
 import {

@@ -7,7 +7,7 @@ import {
 } from '@portal/contracts';
 import { DomainError, roleHasPermissions } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { callerOf, setCaller } from './caller.js';
 import { requireCredential } from './caller-rules.js';
@@ -45,6 +45,7 @@ export async function createOrganization(deps: ApiDependencies, req: Request, re
       data: { orgId, name: body.name, slug, personal: false, ownerId: caller.userId },
     },
     { userId: caller.userId, at },
+    { creates: true },
   ).catch(async (error: unknown) => {
     await releaseOrganizationSlug(deps.pool, orgId);
     throw error;

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { decideOrganization, initialOrganizationState, type Position } from '@portal/domain';
+import type { Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { appendToOrganization } from './organization-commands.js';
+import { runOrganizationCommand } from './organization-commands.js';
 import { releaseOrganizationSlug, reserveOrganizationSlug } from './organization-slugs.js';
 
 /**
@@ -17,19 +17,19 @@ export async function createPersonalOrganization(
 ): Promise<{ readonly slug: string; readonly position: Position | null }> {
   const slug = await reserveOrganizationSlug(deps.pool, deps.eventStore, orgId, { name: owner.name });
   if (slug === null) throw new Error('no free slug for the personal organization');
-  const events = decideOrganization(
-    {
-      type: 'CreateOrganization',
-      data: { orgId, name: owner.name, slug, personal: true, ownerId: owner.userId },
-    },
-    initialOrganizationState,
-  );
   try {
-    const { position } = await appendToOrganization(deps, req, orgId, events, null, {
-      userId: owner.userId,
-      at,
-    });
-    return { slug, position };
+    const { outcome } = await runOrganizationCommand(
+      deps,
+      req,
+      orgId,
+      {
+        type: 'CreateOrganization',
+        data: { orgId, name: owner.name, slug, personal: true, ownerId: owner.userId },
+      },
+      { userId: owner.userId, at },
+      { creates: true },
+    );
+    return { slug, position: outcome.position };
   } catch (error) {
     await releaseOrganizationSlug(deps.pool, orgId);
     throw error;

@@ -1,12 +1,11 @@
 import type { Request, Response } from 'express';
 import { signInBodySchema } from '@portal/contracts';
-import { userStreamId, type UserRegistered } from '@portal/domain';
+import { organizationStreamId, userStreamId, type UserRegistered } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { parseInput } from '../http/validate.js';
 import { unauthenticated } from './caller-rules.js';
 import { findCredentialsByEmail } from './credential-store.js';
 import { membershipIn } from './identity-queries.js';
-import { loadOrganization } from './organization-commands.js';
 import { createPersonalOrganization } from './personal-organization.js';
 import { verifyPassword } from './passwords.js';
 import { setSessionCookie } from './session-cookie.js';
@@ -33,8 +32,7 @@ async function ensurePersonalOrganization(
   user: UserRegistered['data'],
   orgId: string,
 ): Promise<void> {
-  const { revision } = await loadOrganization(deps, orgId);
-  if (revision !== null) return;
+  if ((await deps.eventStore.streamRevision(organizationStreamId(orgId))) !== null) return;
   const { position } = await createPersonalOrganization(deps, req, user, orgId, deps.now());
   if (position) await deps.projection.waitFor(position, deps.config.PROJECTION_WAIT_MS);
 }

@@ -1,11 +1,13 @@
 import type { Request, Response } from 'express';
 import { signUpBodySchema } from '@portal/contracts';
-import { DomainError, userStreamId, type Position } from '@portal/domain';
+import { handleCommand } from '@portal/commands';
+import { DomainError, userDecider, userStreamId, type Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { commandContextOf } from '../commands/command-context.js';
+import { metadataOf } from '../commands/metadata.js';
+import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { releaseEmail, reserveEmail } from './credential-store.js';
-import { identityMetadata } from './identity-metadata.js';
 import { createPersonalOrganization } from './personal-organization.js';
 import { hashPassword } from './passwords.js';
 import { setSessionCookie } from './session-cookie.js';
@@ -47,18 +49,13 @@ export async function signUp(deps: ApiDependencies, req: Request, res: Response)
   }
   let recorded: { readonly slug: string; readonly position: Position | null };
   try {
-    await deps.eventStore.append(
-      userStreamId(userId),
-      [
-        {
-          id: deps.newId(),
-          type: 'UserRegistered',
-          data: { userId, email, name },
-          metadata: identityMetadata(req, at, { userId, orgId }),
-        },
-      ],
-      { expectedRevision: 'no_stream' },
-    );
+    await handleCommand(commandContextOf(deps), {
+      streamId: userStreamId(userId),
+      decider: userDecider,
+      expectedRevision: 'no_stream',
+      command: { type: 'RegisterUser', data: { userId, email, name } },
+      metadata: metadataOf(req, at, { userId, orgId }),
+    });
     recorded = await createPersonalOrganization(deps, req, { userId, name }, orgId, at);
   } catch (error) {
     // Released only while the user does not exist; a user without their organization gets it at sign-in.

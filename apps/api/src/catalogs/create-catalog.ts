@@ -1,9 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { createCatalogBodySchema, type CreateCatalogBody } from '@portal/contracts';
-import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
+import type { Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
 import { newObjectAccess } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
@@ -15,25 +15,18 @@ export async function runCreateCatalog(
   caller: Caller,
   body: CreateCatalogBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  return createObject(deps, req, caller, 'catalog', body.parentId ?? null, async (parent) => {
+  return createObject(deps, req, caller, 'catalog', body.parentId ?? null, async ({ parent, append }) => {
     const id = deps.newId();
-    const events = decide(
-      {
-        type: 'CreateCatalog',
-        data: {
-          id,
-          title: body.title,
-          description: body.description,
-          links: body.links,
-          parent: parent?.lookup ?? null,
-          access: newObjectAccess(caller, body.visibility),
-        },
+    const outcome = await append(id, {
+      type: 'CreateCatalog',
+      data: {
+        id,
+        title: body.title,
+        description: body.description,
+        links: body.links,
+        parent: parent?.lookup ?? null,
+        access: newObjectAccess(caller, body.visibility),
       },
-      initialState,
-    );
-    const outcome = await appendDecision(deps, req, streamIdOf('catalog', id), events, {
-      expectedRevision: 'no_stream',
-      currentRevision: -1n,
     });
     return { id, outcome };
   });

@@ -4,7 +4,7 @@ import { deleteObjects } from '@portal/commands';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { commandContextOf } from '../commands/command-context.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { metadataOf } from '../commands/metadata.js';
 import { parseInput } from '../http/validate.js';
 
@@ -25,7 +25,7 @@ export function deleteCatalogs(deps: ApiDependencies): RequestHandler {
       kinds: ['catalog'],
       recursive,
       caller,
-      metadata: metadataOf(req, deps.now),
+      metadata: metadataOf(req, deps.now()),
     });
     await respondToCommand(
       deps,

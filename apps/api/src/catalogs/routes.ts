@@ -6,7 +6,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { idempotency } from '../http/idempotency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { requireFound } from '../commands/execute.js';
+import { requireFound } from '@portal/commands';
 import { listPage } from '../http/list-page.js';
 import { createCatalog } from './create-catalog.js';
 import { deleteCatalogs } from './delete-catalogs.js';

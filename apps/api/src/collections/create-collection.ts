@@ -1,9 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { createCollectionBodySchema, type CreateCollectionBody } from '@portal/contracts';
-import { decide, initialState, streamIdOf, type Caller } from '@portal/domain';
+import type { Caller } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
 import { newObjectAccess } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
@@ -15,29 +15,22 @@ export async function runCreateCollection(
   caller: Caller,
   body: CreateCollectionBody,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  return createObject(deps, req, caller, 'collection', body.parentId ?? null, async (parent) => {
+  return createObject(deps, req, caller, 'collection', body.parentId ?? null, async ({ parent, append }) => {
     const id = deps.newId();
     const { title, description, links, license, keywords, extent } = body;
-    const events = decide(
-      {
-        type: 'CreateCollection',
-        data: {
-          id,
-          title,
-          description,
-          links,
-          parent: parent?.lookup ?? null,
-          access: newObjectAccess(caller, body.visibility),
-          ...(license === undefined ? {} : { license }),
-          ...(keywords === undefined ? {} : { keywords }),
-          ...(extent === undefined ? {} : { extent }),
-        },
+    const outcome = await append(id, {
+      type: 'CreateCollection',
+      data: {
+        id,
+        title,
+        description,
+        links,
+        parent: parent?.lookup ?? null,
+        access: newObjectAccess(caller, body.visibility),
+        ...(license === undefined ? {} : { license }),
+        ...(keywords === undefined ? {} : { keywords }),
+        ...(extent === undefined ? {} : { extent }),
       },
-      initialState,
-    );
-    const outcome = await appendDecision(deps, req, streamIdOf('collection', id), events, {
-      expectedRevision: 'no_stream',
-      currentRevision: -1n,
     });
     return { id, outcome };
   });

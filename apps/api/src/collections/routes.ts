@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { idParamsSchema } from '../http/params.js';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
-import { requireFound } from '../commands/execute.js';
+import { requireFound } from '@portal/commands';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { idempotency } from '../http/idempotency.js';

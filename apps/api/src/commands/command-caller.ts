@@ -1,12 +1,6 @@
 import type { Request } from 'express';
-import {
-  anonymous,
-  foldOrganization,
-  organizationStreamId,
-  type Caller,
-  type OrganizationEvent,
-} from '@portal/domain';
-import { currentRole } from '@portal/commands';
+import { anonymous, organizationDecider, organizationStreamId, type Caller } from '@portal/domain';
+import { currentRole, loadStream } from '@portal/commands';
 import { callerOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 
@@ -23,11 +17,14 @@ export async function commandCaller(
   const caller = callerOf(req);
   if (caller.userId === null) return anonymous;
   if (caller.orgId === null) return { userId: caller.userId, orgId: null, role: null };
-  const events = await deps.eventStore.readStream(organizationStreamId(caller.orgId));
-  const organization = foldOrganization(events as unknown as readonly OrganizationEvent[]);
+  const organization = await loadStream(
+    deps.eventStore,
+    organizationStreamId(caller.orgId),
+    organizationDecider,
+  );
   return {
     userId: caller.userId,
     orgId: caller.orgId,
-    role: currentRole(organization, caller.userId, caller.roleCap),
+    role: currentRole(organization.state, caller.userId, caller.roleCap),
   };
 }

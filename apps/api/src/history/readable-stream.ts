@@ -3,19 +3,13 @@ import {
   callerPrincipals,
   grantsOf,
   holdsAny,
-  DomainError,
-  foldState,
-  streamIdOf,
   type PortalKind,
   type PortalObjectEvent,
   type RecordedEvent,
 } from '@portal/domain';
+import { loadObject, placementOf, requireAccessTo, requireFound } from '@portal/commands';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { requireAccessTo } from '@portal/commands';
-import { placementOf } from '@portal/commands';
-
-const kinds: readonly PortalKind[] = ['catalog', 'collection', 'item'];
 
 /** An object's own stream, every event as recorded, oldest first. */
 export interface ObjectStream {
@@ -45,22 +39,13 @@ export async function readableStream(
   id: string,
 ): Promise<ObjectStream> {
   const what = `portal item ${id}`;
-  const streams = await Promise.all(kinds.map((kind) => deps.eventStore.readStream(streamIdOf(kind, id))));
-  for (const [index, events] of streams.entries()) {
-    const kind = kinds[index];
-    const last = events.at(-1);
-    if (kind === undefined || last === undefined) continue;
-    const state = foldState(events.map(portalEventOf));
-    if (state.status === 'absent') continue;
-    const object = { id, kind, streamId: streamIdOf(kind, id), state, revision: last.revision };
-    const placement = await placementOf(deps.eventStore, object);
-    const caller = await commandCaller(deps, req);
-    requireAccessTo(caller, placement, 'read', what);
-    const mayManage =
-      placement.accessPath !== null &&
-      holdsAny(callerPrincipals(caller), grantsOf(placement.accessPath).manage);
-    return { id, kind, events, mayManage };
-  }
-  // The very words `requireAccessTo` uses for an object the caller may not read.
-  throw new DomainError('NOT_FOUND', `${what} not found`);
+  // Unknown: the very words `requireAccessTo` uses for an object the caller may not read.
+  const object = requireFound(await loadObject(deps.eventStore, id), what);
+  const placement = await placementOf(deps.eventStore, object);
+  const caller = await commandCaller(deps, req);
+  requireAccessTo(caller, placement, 'read', what);
+  const mayManage =
+    placement.accessPath !== null &&
+    holdsAny(callerPrincipals(caller), grantsOf(placement.accessPath).manage);
+  return { id, kind: object.kind, events: object.stream.events, mayManage };
 }

@@ -1,19 +1,17 @@
 import type { Request, RequestHandler } from 'express';
 import { createItemBodySchema, type CreateItemBody, type UploadDescriptor } from '@portal/contracts';
 import {
-  decide,
   DomainError,
-  initialState,
-  streamIdOf,
+  portalObjectDecider,
   type Caller,
   type ItemMetadata,
   type UploadPlan,
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { appendDecision, respondToCommand, type CommandOutcome } from '../commands/execute.js';
-import { newObjectAccess, type FoundParent } from '@portal/commands';
-import { createObject } from '../commands/create-object.js';
+import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
+import { newObjectAccess } from '@portal/commands';
+import { createObject, type NewObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
 import { partNumbersToOffer, pendingUploadPlan, urlLifetimeSeconds } from './upload-plan.js';
@@ -45,8 +43,8 @@ export async function runCreateItem(
     );
   }
   const now = deps.now();
-  const { id, outcome, upload } = await createObject(deps, req, caller, 'item', body.parentId, (parent) =>
-    appendNewItem(deps, req, caller, body, parent, now),
+  const { id, outcome, upload } = await createObject(deps, req, caller, 'item', body.parentId, (place) =>
+    appendNewItem(deps, req, caller, body, place, now),
   );
   const partUrls = await deps.objectStore.presignUploadParts(
     upload.key,
@@ -78,7 +76,7 @@ async function appendNewItem(
   req: Request,
   caller: Caller,
   body: CreateItemBody,
-  parent: FoundParent | null,
+  { parent, append }: NewObject,
   now: Date,
 ): Promise<{ id: string; outcome: CommandOutcome; upload: UploadPlan }> {
   const id = deps.newId();
@@ -97,21 +95,13 @@ async function appendNewItem(
         access: newObjectAccess(caller, body.visibility),
       },
     }) as const;
-  decide(command({ ...pending, uploadId: '' }), initialState);
+  // Decided once before the object store is asked for an upload: a refused create leaves nothing there.
+  portalObjectDecider.decide(command({ ...pending, uploadId: '' }), portalObjectDecider.initialState);
 
   const uploadId = await deps.objectStore.createMultipartUpload(pending.key, pending.contentType);
   const upload: UploadPlan = { ...pending, uploadId };
   try {
-    const outcome = await appendDecision(
-      deps,
-      req,
-      streamIdOf('item', id),
-      decide(command(upload), initialState),
-      {
-        expectedRevision: 'no_stream',
-        currentRevision: -1n,
-      },
-    );
+    const outcome = await append(id, command(upload));
     return { id, outcome, upload };
   } catch (error) {
     // Only when the append surely wrote nothing: after a lost connection it may have committed, and the

@@ -1,25 +1,31 @@
 import type { Request, RequestHandler } from 'express';
 import { completeUploadBodySchema, uploadUrlsBodySchema, type UploadUrls } from '@portal/contracts';
 import {
+  changeObject,
+  loadObject,
+  placementOf,
+  requireAccessTo,
+  requireFound,
+  type LoadedObject,
+  type Placement,
+} from '@portal/commands';
+import {
   checkPartUrlRequest,
-  decide,
   DomainError,
+  portalObjectDecider,
   type Caller,
+  type Decider,
   type ItemCommand,
   type LiveItem,
+  type PortalObjectCommand,
+  type PortalObjectEvent,
+  type PortalObjectState,
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import {
-  appendDecision,
-  type CommandOutcome,
-  assertRevision,
-  requireFound,
-  respondToCommand,
-  withOptimisticRetry,
-} from '../commands/execute.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { requireAccessTo } from '@portal/commands';
-import { loadObject, placementOf, type LoadedObject, type Placement } from '@portal/commands';
+import { commandContextOf } from '../commands/command-context.js';
+import { metadataOf } from '../commands/metadata.js';
+import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
@@ -41,15 +47,30 @@ async function loadEditableItem(
 }
 
 /** The item behind a command that `decide` accepted: only a live item gets that far. */
-function liveItemOf(object: LoadedObject): LiveItem {
-  if (object.state.status !== 'live' || object.state.kind !== 'item') {
-    throw new DomainError('NOT_FOUND', `item ${object.id} not found`);
+function liveItemOf(id: string, state: PortalObjectState): LiveItem {
+  if (state.status !== 'live' || state.kind !== 'item') {
+    throw new DomainError('NOT_FOUND', `item ${id} not found`);
   }
-  return object.state;
+  return state;
 }
 
+type ObjectCommand = PortalObjectCommand | ItemCommand;
+
 /**
- * The load-decide-append cycle of an upload command. Anything outside the event store (the object store,
+ * The portal-object decider, for a client: the cleanup it allows for a deleted item's open upload is
+ * the sweep's to record (it aborts in S3 too); a client gets 404 and nothing is written.
+ */
+const clientItemDecider: Decider<ObjectCommand, PortalObjectEvent, PortalObjectState> = {
+  ...portalObjectDecider,
+  decide: (command, state) => {
+    const events = portalObjectDecider.decide(command, state);
+    liveItemOf(command.data.id, state);
+    return events;
+  },
+};
+
+/**
+ * An upload command through the command library. Anything outside the event store (the object store,
  * the queue) happens after the append: a refused or conflicting command then touches nothing, and the
  * recorded fact is what the sweep and the worker act on if that later step fails.
  */
@@ -59,21 +80,18 @@ async function runUploadCommand(
   id: string,
   command: (object: LoadedObject, ancestorDeleted: boolean) => ItemCommand,
 ): Promise<{ outcome: CommandOutcome; item: LiveItem }> {
-  const ifMatch = expectedRevisionFrom(req);
-  const caller = await commandCaller(deps, req);
-  return withOptimisticRetry(ifMatch, async () => {
-    const { object, placement } = await loadEditableItem(deps, caller, id);
-    assertRevision(ifMatch, object.revision);
-    const events = decide(command(object, placement.ancestorDeleted), object.state);
-    // Before the append: the cleanup `decide` allows for a deleted item's open upload is the sweep's to
-    // record (it aborts in S3 too); a client gets 404 and nothing is written.
-    const item = liveItemOf(object);
-    const outcome = await appendDecision(deps, req, object.streamId, events, {
-      expectedRevision: object.revision,
-      currentRevision: object.revision,
-    });
-    return { outcome, item };
+  const expectedRevision = expectedRevisionFrom(req);
+  const result = await changeObject(commandContextOf(deps), {
+    id,
+    kinds: ['item'],
+    caller: await commandCaller(deps, req),
+    action: 'edit',
+    metadata: metadataOf(req, deps.now()),
+    ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    decider: clientItemDecider,
+    command: ({ object, placement }) => command(object, placement.ancestorDeleted),
   });
+  return { outcome: result, item: liveItemOf(id, result.before.state) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { idSchema, type UploadStatusRecord } from '@portal/contracts';
 import { openUploadStatuses } from '@portal/domain';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
-import { requireFound } from '../commands/execute.js';
+import { requireFound } from '@portal/commands';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
 import { findAssetOfVisibleItem } from '../read-model/asset-rows.js';

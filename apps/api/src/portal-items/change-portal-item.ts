@@ -9,7 +9,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { changeHandler } from '../commands/change-handler.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { commandContextOf } from '../commands/command-context.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { metadataOf } from '../commands/metadata.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
@@ -44,7 +44,7 @@ export function movePortalItem(deps: ApiDependencies): RequestHandler {
       id,
       toParentId: parentId,
       caller,
-      metadata: metadataOf(req, deps.now),
+      metadata: metadataOf(req, deps.now()),
       ...(expectedRevision === undefined ? {} : { expectedRevision }),
     });
     const { object } = result;
@@ -67,7 +67,7 @@ export function deletePortalItem(deps: ApiDependencies): RequestHandler {
       ids: [id],
       recursive,
       caller,
-      metadata: metadataOf(req, deps.now),
+      metadata: metadataOf(req, deps.now()),
       ...(expectedRevision === undefined ? {} : { expectedRevision }),
     });
     const [object] = result.objects;

@@ -6,7 +6,7 @@ import { runCreateCatalog } from '../catalogs/create-catalog.js';
 import { runCreateCollection } from '../collections/create-collection.js';
 import { runCreateItem } from '../items/create-item.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { respondToCommand, type CommandOutcome } from '../commands/execute.js';
+import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
 import { requireSignedIn } from '@portal/commands';
 import { problemOf } from '../http/error-middleware.js';
 import { parseInput } from '../http/validate.js';

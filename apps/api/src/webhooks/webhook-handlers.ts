@@ -7,7 +7,7 @@ import {
 } from '@portal/contracts';
 import { DomainError, requireRole, type OrganizationCommand } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { respondToCommand } from '../commands/execute.js';
+import { respondToCommand } from '../commands/respond.js';
 import { listPage } from '../http/list-page.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
@@ -88,12 +88,14 @@ export async function registerWebhook(deps: ApiDependencies, req: Request, res: 
     command,
     { userId: caller.userId, at },
     {
-      sideEffect: () =>
-        insertWebhook(deps.pool, {
-          ...record,
-          sealedSecret: sealWebhookSecret(deps.webhookSecrets, id, secret),
-        }),
-      undoSideEffect: () => deleteWebhook(deps.pool, id),
+      sideEffect: {
+        apply: () =>
+          insertWebhook(deps.pool, {
+            ...record,
+            sealedSecret: sealWebhookSecret(deps.webhookSecrets, id, secret),
+          }),
+        undo: () => deleteWebhook(deps.pool, id),
+      },
     },
   );
   res.setHeader('Cache-Control', 'no-store');
@@ -132,7 +134,7 @@ export async function removeWebhook(deps: ApiDependencies, req: Request, res: Re
     orgId,
     { type: 'RemoveWebhook', data: { webhookId: found.id, actor: organizationActorOf(caller) } },
     { userId: caller.userId, at },
-    { sideEffect: () => markWebhookRemoved(deps.pool, found.id, at) },
+    { sideEffect: { apply: () => markWebhookRemoved(deps.pool, found.id, at) } },
   );
   // The stream already said removed (an earlier append that outlived its row update): the row follows.
   if (outcome.position === null) await markWebhookRemoved(deps.pool, found.id, at);
@@ -157,7 +159,7 @@ export async function enableWebhook(deps: ApiDependencies, req: Request, res: Re
     orgId,
     { type: 'EnableWebhook', data: { webhookId: found.id, actor: organizationActorOf(caller) } },
     { userId: caller.userId, at },
-    { sideEffect: () => markWebhookEnabled(deps.pool, found.id, at) },
+    { sideEffect: { apply: () => markWebhookEnabled(deps.pool, found.id, at) } },
   );
   if (outcome.position === null) await markWebhookEnabled(deps.pool, found.id, at);
   const enabled = await findWebhook(deps.pool, found.id, orgId);
@@ -199,12 +201,14 @@ export async function rotateWebhookSecret(deps: ApiDependencies, req: Request, r
     },
     { userId: caller.userId, at },
     {
-      sideEffect: async () => {
-        before = await rotateStoredSecret(deps.pool, found.id, { sealed, previousExpiresAt, at });
-        if (before === null) throw new DomainError('NOT_FOUND', 'webhook not found');
-      },
-      undoSideEffect: async () => {
-        if (before !== null) await restoreStoredSecrets(deps.pool, found.id, sealed, before);
+      sideEffect: {
+        apply: async () => {
+          before = await rotateStoredSecret(deps.pool, found.id, { sealed, previousExpiresAt, at });
+          if (before === null) throw new DomainError('NOT_FOUND', 'webhook not found');
+        },
+        undo: async () => {
+          if (before !== null) await restoreStoredSecrets(deps.pool, found.id, sealed, before);
+        },
       },
     },
   );

@@ -1,16 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { handleCommand, loadStream } from '@portal/commands';
 import {
   noItemMetadata,
-  decide,
-  foldState,
   planParts,
+  portalObjectDecider,
   streamIdOf,
   type EventMetadata,
   type EventStore,
   type ItemAsset,
   type PortalObjectCommand,
   type ItemCommand,
-  type PortalObjectEvent,
+  type PortalObjectState,
   type RecordedEvent,
   type UploadedPart,
   type UploadPlan,
@@ -208,14 +208,18 @@ export class ItemFixture {
   }
 
   async status(item: TestItem): Promise<string> {
-    const state = foldState((await this.events(item)) as unknown as readonly PortalObjectEvent[]);
+    const state = await this.state(item);
     if (state.status !== 'live' || state.kind !== 'item') return state.status;
     return state.uploadStatus;
   }
 
   async statusMessage(item: TestItem): Promise<string | null> {
-    const state = foldState((await this.events(item)) as unknown as readonly PortalObjectEvent[]);
+    const state = await this.state(item);
     return state.status === 'live' && state.kind === 'item' ? state.statusMessage : null;
+  }
+
+  private async state(item: TestItem): Promise<PortalObjectState> {
+    return (await loadStream(this.eventStore, item.streamId, portalObjectDecider)).state;
   }
 
   async attachedAssets(item: TestItem): Promise<ItemAsset[]> {
@@ -229,14 +233,9 @@ export class ItemFixture {
     command: PortalObjectCommand | ItemCommand,
     requestId: string | null = null,
   ): Promise<void> {
-    const recorded = await this.eventStore.readStream(streamId);
-    const events = decide(command, foldState(recorded as unknown as readonly PortalObjectEvent[]));
-    if (events.length === 0) return;
-    const metadata = this.metadata(requestId);
-    await this.eventStore.append(
-      streamId,
-      events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata })),
-      { expectedRevision: recorded.at(-1)?.revision ?? 'no_stream' },
+    await handleCommand(
+      { store: this.eventStore, newId: randomUUID },
+      { streamId, decider: portalObjectDecider, command, metadata: this.metadata(requestId) },
     );
   }
 }

@@ -1,10 +1,15 @@
+import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { roleRank, type Role } from '../access/roles.js';
 import type { OrganizationEvent } from './events.js';
 import { decideInvitation, invitationsEndedBy } from './invitation-decider.js';
 import { requireMemberRole, type LiveOrganization } from './member-role.js';
 import type { OrganizationCommand } from './organization-commands.js';
-import type { OrganizationState } from './organization-state.js';
+import {
+  evolveOrganization,
+  initialOrganizationState,
+  type OrganizationState,
+} from './organization-state.js';
 import { decideWebhook } from './webhook-decider.js';
 
 /**
@@ -86,6 +91,13 @@ export function decideOrganization(
       return decideWebhook(command, state);
   }
 }
+
+/** An organization's stream (`org-<id>`): its members, invitations, API keys and webhooks. */
+export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, OrganizationState> = {
+  decide: decideOrganization,
+  evolve: evolveOrganization,
+  initialState: initialOrganizationState,
+};
 
 function requireMember(state: LiveOrganization, userId: string): Role {
   const role = state.members.get(userId);

@@ -1,3 +1,4 @@
+import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { createdAccess, decideAccess } from './access-decider.js';
 import { checkFieldsApply, diffChanges } from './changes.js';
@@ -14,7 +15,7 @@ import { checkPlacement } from './hierarchy.js';
 import type { ItemCommand } from './item-commands.js';
 import { decideItem } from './item-decider.js';
 import { requireLive } from './require-live.js';
-import type { PortalObjectState } from './state.js';
+import { evolve, initialState, type PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
 /** Collection fields a create may leave out. The extent stays `null` so the projector computes it. */
@@ -59,6 +60,13 @@ export function decide(
       return unreachable(command);
   }
 }
+
+/** Every portal object's stream (catalog, collection or item) for the command handler. */
+export const portalObjectDecider: Decider<
+  PortalObjectCommand | ItemCommand,
+  PortalObjectEvent,
+  PortalObjectState
+> = { decide, evolve, initialState };
 
 function createCatalog({ data }: CreateCatalog, state: PortalObjectState): PortalObjectEvent[] {
   requireAbsent(data.id, state);
