@@ -19,10 +19,10 @@ export function outcomeOf(attempt: Promise<AppendResult>): Promise<AppendOutcome
 }
 
 /** `appendMany` for an adapter without multi-stream writes: every entry as its own append, at once. */
-export function appendEachConcurrently(
+export async function appendEachConcurrently(
   appends: readonly StreamAppend[],
   append: (entry: StreamAppend) => Promise<AppendResult>,
 ): Promise<readonly AppendOutcome[]> {
   validateAppendMany(appends);
-  return Promise.all(appends.map((entry) => outcomeOf(append(entry))));
+  return await Promise.all(appends.map((entry) => outcomeOf(append(entry))));
 }

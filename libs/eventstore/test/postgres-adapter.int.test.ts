@@ -119,6 +119,56 @@ describe('PostgresEventStore connections and transactions', () => {
     );
   });
 
+  it('a refused first appendWithin still leaves its transaction an appender', async () => {
+    const store = await stores.createStore();
+    onTestFinished(() => store.close());
+    const client = await stores.pool.connect();
+    onTestFinished(async () => {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    });
+    await client.query('BEGIN');
+    await expect(
+      store.appendWithin(client, newStreamId(), [newEvent()], { expectedRevision: 'exists' }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
+    // The transaction writes now; it holds the appender lock from before, so it may still append.
+    await client.query('SELECT pg_current_xact_id()');
+    const kept = newEvent();
+    await store.appendWithin(client, newStreamId(), [kept], { expectedRevision: 'no_stream' });
+    await client.query('COMMIT');
+    expect((await store.lastWrittenPosition()).commit).toBeGreaterThan(0n);
+  });
+
+  it('concurrent appendMany calls over the same streams in opposite orders and kinds all succeed', async () => {
+    const store = await stores.createStore();
+    onTestFinished(() => store.close());
+    const [x, y] = [newStreamId('x'), newStreamId('y')];
+    await store.appendMany([
+      { streamId: x, events: [newEvent()], expectedRevision: 'no_stream' },
+      { streamId: y, events: [newEvent()], expectedRevision: 'no_stream' },
+    ]);
+    const rounds = 20;
+    for (let round = 0; round < rounds; round += 1) {
+      const outcomes = await Promise.all([
+        store.appendMany([
+          { streamId: x, events: [newEvent()], expectedRevision: 'any' },
+          { streamId: y, events: [newEvent()], expectedRevision: 'exists' },
+        ]),
+        store.appendMany([
+          { streamId: y, events: [newEvent()], expectedRevision: 'any' },
+          { streamId: x, events: [newEvent()], expectedRevision: 'exists' },
+        ]),
+      ]);
+      expect(outcomes.flat().every((outcome) => outcome.ok)).toBe(true);
+    }
+    for (const streamId of [x, y]) {
+      const stored = await store.readStream(streamId);
+      expect(stored.map((event) => event.revision)).toEqual(
+        Array.from({ length: 1 + 2 * rounds }, (_, index) => BigInt(index)),
+      );
+    }
+  });
+
   it('appendWithin commits and rolls back with the caller, and a refusal keeps its transaction usable', async () => {
     const store = await stores.createStore();
     onTestFinished(() => store.close());

@@ -70,8 +70,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** EventStoreDB writes one stream per append: every entry is its own append, all at once. */
-  appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
-    return appendEachConcurrently(appends, ({ streamId, events, expectedRevision }) =>
+  async appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
+    return await appendEachConcurrently(appends, ({ streamId, events, expectedRevision }) =>
       this.append(streamId, events, { expectedRevision }),
     );
   }

@@ -32,21 +32,30 @@ export function appendManySql(s: string, lockKey: AppenderLockKey): string {
       CROSS JOIN jsonb_to_recordset($1::jsonb)
         AS r (entry int, stream_id text, kind text, expected bigint, events jsonb)
     ),
+    -- The existing rows, locked once in stream order before any bump: two calls naming the same streams
+    -- then wait for each other instead of deadlocking kind by kind.
+    locked AS MATERIALIZED (
+      SELECT stream.stream_id FROM ${s}.streams AS stream
+      WHERE stream.stream_id IN (SELECT stream_id FROM request)
+      ORDER BY stream.stream_id
+      FOR UPDATE
+    ),
+    ready AS MATERIALIZED (SELECT count(*) AS existing FROM locked),
     created AS (
       INSERT INTO ${s}.streams (stream_id, revision)
-      SELECT stream_id, count - 1 FROM request WHERE kind = 'no_stream' ORDER BY stream_id
+      SELECT stream_id, count - 1 FROM request CROSS JOIN ready WHERE kind = 'no_stream' ORDER BY stream_id
       ON CONFLICT (stream_id) DO NOTHING
       RETURNING stream_id, revision
     ),
     upserted AS (
       INSERT INTO ${s}.streams AS stream (stream_id, revision)
-      SELECT stream_id, count - 1 FROM request WHERE kind = 'any' ORDER BY stream_id
+      SELECT stream_id, count - 1 FROM request CROSS JOIN ready WHERE kind = 'any' ORDER BY stream_id
       ON CONFLICT (stream_id) DO UPDATE SET revision = stream.revision + excluded.revision + 1
       RETURNING stream_id, revision
     ),
     updated AS (
       UPDATE ${s}.streams AS stream SET revision = stream.revision + request.count
-      FROM request
+      FROM request CROSS JOIN ready
       WHERE stream.stream_id = request.stream_id
         AND (request.kind = 'exists' OR (request.kind = 'revision' AND stream.revision = request.expected))
       RETURNING stream.stream_id, stream.revision

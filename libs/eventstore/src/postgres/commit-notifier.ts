@@ -12,6 +12,8 @@ import type pg from 'pg';
  *
  * A lost notification costs latency only: subscribers also poll.
  */
+const notifyTimeoutMs = 5_000;
+
 export class CommitNotifier {
   private sending = false;
   /** Requests so far; a notification sent after reading it covers every one of them. */
@@ -35,15 +37,33 @@ export class CommitNotifier {
     for (let covered = 0; covered < this.requests;) {
       covered = this.requests;
       try {
-        await this.pool.query({
-          name: 'es_notify_committed',
-          text: `SELECT pg_notify($1::text, '')`,
-          values: [this.channel],
-        });
+        // A query that never settles (a dead socket) must not stop every later notification.
+        await settledWithin(
+          this.pool.query({
+            name: 'es_notify_committed',
+            text: `SELECT pg_notify($1::text, '')`,
+            values: [this.channel],
+          }),
+          notifyTimeoutMs,
+        );
       } catch (error) {
         this.onError(error instanceof Error ? error : new Error(String(error)));
       }
     }
     this.sending = false;
   }
+}
+
+/** Resolves with `work`, or rejects once `ms` have passed without it settling. */
+function settledWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`commit notification did not settle within ${ms} ms`));
+    }, ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }

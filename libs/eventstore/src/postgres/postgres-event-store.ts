@@ -80,16 +80,20 @@ export class PostgresEventStore implements EventStore {
     events: readonly EventToAppend[],
     options: { readonly expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    const result = await this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
-    this.committed();
-    return result;
+    try {
+      return await this.appendOn(this.pool, false, streamId, events, options.expectedRevision);
+    } finally {
+      // Also after a failed append: it may have held a transaction id that held the barrier back.
+      this.committed();
+    }
   }
 
   /**
    * Every entry in one statement and one transaction. Entries it refused are explained one by one (a
    * retry of an earlier success, or the error); if the statement itself fails (a duplicate event id,
-   * a deadlock between two calls locking the same streams), nothing of it was written and every entry
-   * is appended on its own instead, so each gets its own outcome.
+   * a deadlock between two calls locking the same new streams), nothing of it was written and every
+   * entry is appended on its own instead, so each gets its own outcome (positions then follow the
+   * commits, not the request).
    */
   async appendMany(appends: readonly StreamAppend[]): Promise<readonly AppendOutcome[]> {
     validateAppendMany(appends);
@@ -112,13 +116,14 @@ export class PostgresEventStore implements EventStore {
       ).rows;
     } catch (error) {
       if (!isRetryableAsSingleAppends(error)) throw error;
-      return Promise.all(
+      return await Promise.all(
         appends.map(({ streamId, events, expectedRevision }) =>
           outcomeOf(this.append(streamId, events, { expectedRevision })),
         ),
       );
+    } finally {
+      this.committed();
     }
-    if (rows.length > 0) this.committed();
     const written = new Map(rows.map((row) => [row.entry, row]));
     return Promise.all(
       appends.map(({ streamId, events, expectedRevision }, entry): Promise<AppendOutcome> => {
@@ -132,12 +137,25 @@ export class PostgresEventStore implements EventStore {
             },
           });
         }
-        return outcomeOf(this.append(streamId, events, { expectedRevision }));
+        return outcomeOf(this.explainRefusedEntry(streamId, events, expectedRevision));
       }),
     );
   }
 
-  /** After an append committed: wakes this process's subscriptions now, other processes' by NOTIFY. */
+  /**
+   * An entry `appendMany` did not write: the original result of a retry, or the error that refused it.
+   * Only when nothing refuses it any more (the stream moved in between) is it appended on its own.
+   */
+  private async explainRefusedEntry(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const explained = await this.explainRefusal(this.pool, streamId, events, expected);
+    return explained ?? this.append(streamId, events, { expectedRevision: expected });
+  }
+
+  /** After an append ended: wakes this process's subscriptions now, other processes' by NOTIFY. */
   private committed(): void {
     this.changes.notify();
     this.notifier.notifyCommitted();
@@ -169,8 +187,8 @@ export class PostgresEventStore implements EventStore {
    */
   async prepareToAppend(client: pg.ClientBase): Promise<void> {
     const result = await client.query<{ allowed: boolean }>({
-      name: `es_may_append_${this.schema}`,
-      text: this.statements.mayAppendInTransaction,
+      name: `es_take_appender_lock_${this.schema}`,
+      text: this.statements.takeAppenderLockInTransaction,
     });
     if (!result.rows[0]?.allowed) {
       throw new Error(
@@ -178,10 +196,6 @@ export class PostgresEventStore implements EventStore {
           'or a subscriber could pass its events before they commit',
       );
     }
-    await client.query({
-      name: `es_take_appender_lock_${this.schema}`,
-      text: this.statements.takeAppenderLock,
-    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {

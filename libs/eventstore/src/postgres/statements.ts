@@ -4,7 +4,7 @@ import { appendManySql } from './append-many-statement.js';
 import {
   appenderLockKey,
   barrierSql,
-  mayAppendInTransactionSql,
+  takeAppenderLockInTransactionSql,
   takeAppenderLockSql,
 } from './appender-lock.js';
 import { validateSchemaName } from './schema.js';
@@ -74,10 +74,8 @@ export interface EventStoreStatements {
   readonly readStream: string;
   /** $1 stream: its last revision, no row for a missing stream. */
   readonly streamRevision: string;
-  /** Whether the caller's open transaction may append (see appender-lock.ts). */
-  readonly mayAppendInTransaction: string;
-  /** Takes the appender lock in the caller's open transaction. */
-  readonly takeAppenderLock: string;
+  /** Takes the appender lock in the caller's open transaction, if it may append (appender-lock.ts). */
+  readonly takeAppenderLockInTransaction: string;
   /** The ordering barrier now and the snapshot's xmax (its horizon); read in a statement of its own. */
   readonly barrier: string;
   /** $1 commit, $2 prepare (exclusive lower bound), $3 limit, $4 barrier: rows below the barrier. */
@@ -136,8 +134,7 @@ export function buildStatements(schemaName: string): EventStoreStatements {
       WHERE e.stream_id = $1 AND e.stream_revision >= $2::bigint
       ORDER BY e.stream_revision`,
     streamRevision: `SELECT revision::text AS revision FROM ${s}.streams WHERE stream_id = $1`,
-    mayAppendInTransaction: mayAppendInTransactionSql(lockKey),
-    takeAppenderLock: `SELECT ${takeAppenderLockSql(lockKey)}`,
+    takeAppenderLockInTransaction: takeAppenderLockInTransactionSql(lockKey),
     barrier: barrierSql(lockKey),
     readAllPage: `
       SELECT ${eventColumns} FROM ${s}.events e
