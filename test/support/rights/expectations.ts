@@ -69,10 +69,12 @@ export function expectedObjectCell(situation: string, relation: string, operatio
     case 'read':
     case 'breadcrumbs':
     case 'history':
+    case 'as of':
       return model.read(acting, x);
     case 'listed':
       return model.listed(acting, x);
     case 'item list':
+    case 'search':
     case 'feed':
       return model.shown(acting, x);
     case 'path':

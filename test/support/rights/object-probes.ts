@@ -53,6 +53,25 @@ async function request(
       return seen(await call('GET', `/api/v1/browser/nodes/${subject.id}/breadcrumbs`, as), readCell);
     case 'history':
       return seen(await call('GET', `${item}/history`, as), readCell);
+    case 'as of':
+      return seen(await call('GET', `${item}?asOf=0`, as), readCell);
+    case 'search': {
+      // The secret is in X's title and description only: a hidden X is neither listed nor counted.
+      const answer = await call<{ items?: { id: string }[]; totals?: { objects?: number } }>(
+        'GET',
+        `/api/v1/portal/inventory/?q=${subject.secret}`,
+        as,
+      );
+      const ids = (answer.body.items ?? []).map((node) => node.id);
+      const counted = answer.body.totals?.objects;
+      const cellOf = () => {
+        if (answer.status !== 200) return String(answer.status);
+        if (ids.length === 1 && ids[0] === subject.id && counted === 1) return '✓';
+        if (ids.length === 0 && counted === 0) return '–';
+        return `listed ${JSON.stringify(ids)}, counted ${String(counted)}`;
+      };
+      return seen(answer, cellOf);
+    }
     case 'listed': {
       const answer = await call<{ items?: { id: string }[] }>(
         'GET',
@@ -153,6 +172,6 @@ export async function observeObjectCase(fixture: RightsFixture, cell: ObjectCase
     path,
     unknownPath,
   });
-  const readsSubject = ['read', 'history'].includes(cell.operation) && answer.cell === '✓';
+  const readsSubject = ['read', 'history', 'as of'].includes(cell.operation) && answer.cell === '✓';
   return { ...answer, hidden, shown: readsSubject ? subject.secret : null };
 }

@@ -45,7 +45,7 @@ export interface RightsTable {
 
 const cells: readonly Cell[] = ['✓', '–', '401', '403', '404', '409'];
 /** Columns that say whether the object is shown, not a status. */
-const shownColumns: readonly Operation[] = ['listed', 'item list', 'feed'];
+const shownColumns: readonly Operation[] = ['listed', 'item list', 'search', 'feed'];
 
 export function identityDocument(): string {
   return readFileSync(new URL('../../../docs/identity.md', import.meta.url), 'utf8');
