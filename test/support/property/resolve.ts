@@ -1,0 +1,168 @@
+import type { Cast, Person } from './cast.js';
+import { unreachable, type Command } from './commands.js';
+import type { AbstractCommand, Step } from './steps.js';
+import {
+  actingRole,
+  atLeast,
+  canEdit,
+  canManage,
+  isLive,
+  mayHold,
+  objectOf,
+  roleIn,
+  type Principal,
+  type World,
+} from './world.js';
+
+/**
+ * Turns a generated step into commands on the run's objects as they are before the step. A `fitting`
+ * command picks among live objects, a parent that may hold the object, and a person the model lets do
+ * it, so that most commands get past the first refusal and build a tree worth checking; the others
+ * pick from everything, deleted objects and unfit people included, to check the refusals.
+ */
+
+const at = <T>(list: readonly T[], index: number): T => {
+  const value = list[index % list.length];
+  if (value === undefined) throw new Error('picked from an empty list');
+  return value;
+};
+
+function principals(cast: Cast): Principal[] {
+  return [
+    ...cast.people.map((person): Principal => ({ type: 'user', id: person.userId })),
+    ...cast.organizations.map((id): Principal => ({ type: 'organization', id })),
+  ];
+}
+
+function membershipCommand(cast: Cast, world: World, step: AbstractCommand): Command {
+  const member = at(cast.members, step.whom);
+  const actor = cast.ownerOf(member.orgId);
+  if (roleIn(world, member.orgId, member.userId) === null) {
+    return { type: 'rejoin', actor, member, role: step.role };
+  }
+  // A removal a third of the time, a role change otherwise.
+  return step.drastic && step.role !== 'admin'
+    ? { type: 'remove-member', actor, member }
+    : { type: 'set-role', actor, member, role: step.role };
+}
+
+interface Choice {
+  readonly cast: Cast;
+  readonly world: World;
+  readonly ids: readonly string[];
+  readonly focus: number;
+  readonly step: AbstractCommand;
+  /** The two objects every command of a contending step acts on and places under. */
+  readonly contested: readonly string[] | null;
+}
+
+function actorFor({ cast, step }: Choice, may: (person: Person) => boolean): Person {
+  const fit = step.fitting ? cast.people.filter(may) : [];
+  return at(fit.length > 0 ? fit : cast.people, step.actor);
+}
+
+function create(choice: Choice): Command {
+  const { world, ids, focus, step, contested } = choice;
+  const parents =
+    contested ??
+    (step.fitting
+      ? ids.filter((id) => isLive(world, id) && mayHold(objectOf(world, id).kind, step.kind))
+      : ids);
+  const parentId = step.place === 0 || parents.length === 0 ? null : at(parents, focus + step.place - 1);
+  // An item at the root level is a 400 before anything else: worth trying, not every time.
+  const kind = parentId === null && step.fitting && step.kind === 'item' ? 'catalog' : step.kind;
+  const actor = actorFor(choice, (person) =>
+    parentId === null
+      ? atLeast(actingRole(world, person, person.orgId), 'editor')
+      : canEdit(world, person, parentId),
+  );
+  return { type: 'create', actor, kind, parentId, visibility: step.visibility, title: step.title };
+}
+
+function move(choice: Choice, id: string): Command {
+  const { world, ids, focus, step, contested } = choice;
+  const object = objectOf(world, id);
+  if (contested) {
+    // Under the other one of the two (or at the root level now and then).
+    const parentId = step.place === 0 ? null : (contested.find((other) => other !== id) ?? null);
+    return { type: 'move', actor: actorFor(choice, (person) => canEdit(world, person, id)), id, parentId };
+  }
+  const parents = step.fitting
+    ? ids.filter((other) => {
+        const parent = objectOf(world, other);
+        return isLive(world, other) && parent.orgId === object.orgId && mayHold(parent.kind, object.kind);
+      })
+    : ids;
+  const parentId = step.place === 0 || parents.length === 0 ? null : at(parents, focus + step.place - 1);
+  return { type: 'move', actor: actorFor(choice, (person) => canEdit(world, person, id)), id, parentId };
+}
+
+function resolveOne(choice: Choice): Command {
+  const { cast, world, ids, focus, step, contested } = choice;
+  if (step.type === 'membership') return membershipCommand(cast, world, step);
+  const live = ids.filter((id) => isLive(world, id));
+  const shared = live.filter((id) => objectOf(world, id).shares.length > 0);
+  const targets =
+    contested ??
+    (step.type === 'unshare' && step.fitting && shared.length > 0 ? shared : step.fitting ? live : ids);
+  if (step.type === 'create' || targets.length === 0)
+    return create({ ...choice, step: { ...step, type: 'create' } });
+  const id = at(targets, focus + step.target);
+  const editor = () => actorFor(choice, (person) => canEdit(world, person, id));
+  const manager = () => actorFor(choice, (person) => canManage(world, person, id));
+  switch (step.type) {
+    case 'move':
+      return move(choice, id);
+    case 'delete':
+      return { type: 'delete', actor: editor(), id, recursive: step.drastic };
+    case 'visibility':
+      return { type: 'visibility', actor: manager(), id, visibility: step.visibility ?? 'org' };
+    case 'share':
+      return {
+        type: 'share',
+        actor: manager(),
+        id,
+        principal: at(principals(cast), step.whom),
+        permission: step.permission,
+      };
+    case 'unshare': {
+      // Mostly a share that is there; a principal without one now and then (404).
+      const { shares } = objectOf(world, id);
+      const principal =
+        shares.length > 0 && !step.drastic
+          ? at(shares, step.whom).principal
+          : at(principals(cast), step.whom);
+      return { type: 'unshare', actor: manager(), id, principal };
+    }
+    default:
+      return unreachable(step.type);
+  }
+}
+
+/** Two live catalogs of one organization near the focus, if there are. */
+function twoCatalogs(world: World, ids: readonly string[], focus: number): string[] | null {
+  const catalogs = ids.filter((id) => isLive(world, id) && objectOf(world, id).kind === 'catalog');
+  if (catalogs.length < 2) return null;
+  const first = at(catalogs, focus);
+  const { orgId } = objectOf(world, first);
+  const others = catalogs.filter((id) => id !== first && objectOf(world, id).orgId === orgId);
+  return others.length > 0 ? [first, at(others, focus)] : null;
+}
+
+/**
+ * The concrete commands of a step. At most one membership change per step: two on one member at once
+ * would have no single expected answer to compare with.
+ */
+export function resolveStep(cast: Cast, world: World, ids: readonly string[], step: Step): Command[] {
+  const contested = step.contend && step.commands.length > 1 ? twoCatalogs(world, ids, step.focus) : null;
+  const commands: Command[] = [];
+  let membership = false;
+  for (const abstract of step.commands) {
+    if (abstract.type === 'membership') {
+      if (membership) continue;
+      membership = true;
+    }
+    commands.push(resolveOne({ cast, world, ids, focus: step.focus, step: abstract, contested }));
+  }
+  return commands;
+}
