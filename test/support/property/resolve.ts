@@ -87,10 +87,12 @@ function move(choice: Choice, id: string): Command {
     const parentId = step.place === 0 ? null : (contested.find((other) => other !== id) ?? null);
     return { type: 'move', actor: actorFor(choice, (person) => canEdit(world, person, id)), id, parentId };
   }
+  // Not under itself (a cycle now and then still comes from picking one of its descendants).
   const parents = step.fitting
     ? ids.filter((other) => {
         const parent = objectOf(world, other);
-        return isLive(world, other) && parent.orgId === object.orgId && mayHold(parent.kind, object.kind);
+        const fits = parent.orgId === object.orgId && mayHold(parent.kind, object.kind);
+        return other !== id && isLive(world, other) && fits;
       })
     : ids;
   const parentId = step.place === 0 || parents.length === 0 ? null : at(parents, focus + step.place - 1);
@@ -117,14 +119,12 @@ function resolveOne(choice: Choice): Command {
       return { type: 'delete', actor: editor(), id, recursive: step.drastic };
     case 'visibility':
       return { type: 'visibility', actor: manager(), id, visibility: step.visibility ?? 'org' };
-    case 'share':
-      return {
-        type: 'share',
-        actor: manager(),
-        id,
-        principal: at(principals(cast), step.whom),
-        permission: step.permission,
-      };
+    case 'share': {
+      const actor = manager();
+      // Sharing with oneself is refused (400): tried only by unfit commands.
+      const others = principals(cast).filter((principal) => !step.fitting || principal.id !== actor.userId);
+      return { type: 'share', actor, id, principal: at(others, step.whom), permission: step.permission };
+    }
     case 'unshare': {
       // Mostly a share that is there; a principal without one now and then (404).
       const { shares } = objectOf(world, id);
