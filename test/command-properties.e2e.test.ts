@@ -20,7 +20,7 @@ import { startStack, type Stack } from './support/stack.js';
  */
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const PATH = process.env.PROPERTY_PATH;
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 4);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 5);
 const STEPS = Number(process.env.PROPERTY_STEPS ?? 30);
 const CHECK_EVERY = Number(process.env.PROPERTY_CHECK_EVERY ?? 10);
 const SHRINK = process.env.PROPERTY_SHRINK === 'true';

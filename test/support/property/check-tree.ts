@@ -54,17 +54,22 @@ async function walk(baseUrl: string, owner: Person, world: World): Promise<Walk>
   return { reached, problems };
 }
 
-async function placeProblems(baseUrl: string, owner: Person, world: World, id: string, path: string | null) {
+/** Breadcrumbs of a live object, and, when the walk reached it, the path its listing gave (`undefined`: not reached). */
+async function placeProblems(
+  baseUrl: string,
+  owner: Person,
+  world: World,
+  id: string,
+  path: string | null | undefined,
+) {
   const problems: string[] = [];
   const crumbs = await callAt<{ items: { id: string }[] }>(
     baseUrl,
     'GET',
     `${browserPath}/nodes/${id}/breadcrumbs`,
-    {
-      headers: owner.headers,
-    },
+    { headers: owner.headers },
   );
-  const ids = crumbs.body.items.map((crumb) => crumb.id);
+  const ids = crumbs.status === 200 ? crumbs.body.items.map((crumb) => crumb.id) : [];
   const expected = pathOf(world, id).map((step) => step.id);
   if (
     crumbs.status !== 200 ||
@@ -75,6 +80,7 @@ async function placeProblems(baseUrl: string, owner: Person, world: World, id: s
       `${owner.name}: breadcrumbs of ${short(id)} are [${ids.map(short).join(', ')}], expected [${expected.map(short).join(', ')}]`,
     );
   }
+  if (path === undefined) return problems;
   if (path === null) {
     problems.push(`${owner.name}: ${short(id)} has no path`);
     return problems;
@@ -117,8 +123,7 @@ export async function treeProblems(baseUrl: string, cast: Cast, world: World): P
     }
     const places = await inParallel(
       live.map(
-        (object) => () =>
-          placeProblems(baseUrl, owner, world, object.id, reached.get(object.id)?.path ?? null),
+        (object) => () => placeProblems(baseUrl, owner, world, object.id, reached.get(object.id)?.path),
       ),
     );
     problems.push(...places.flat());
