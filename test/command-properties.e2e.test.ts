@@ -24,6 +24,8 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 5);
 const STEPS = Number(process.env.PROPERTY_STEPS ?? 30);
 const CHECK_EVERY = Number(process.env.PROPERTY_CHECK_EVERY ?? 10);
 const SHRINK = process.env.PROPERTY_SHRINK === 'true';
+/** Shrinking stops after this long and reports the smallest failing run found by then. */
+const SHRINK_BUDGET_MS = 20 * 60_000;
 
 function summary(tallies: readonly RunTally[], seconds: number): string {
   const sum = (field: Exclude<keyof RunTally, 'answers'>) =>
@@ -57,7 +59,7 @@ describe('the command side under random interleavings', () => {
 
   it(
     'keeps the tree whole, reads exact and the read models equal to a rebuild',
-    { timeout: 900_000 },
+    { timeout: SHRINK ? SHRINK_BUDGET_MS + 300_000 : 600_000 },
     async () => {
       console.log(
         `command properties: seed ${SEED} (replay with PROPERTY_SEED=${SEED}), ${RUNS} runs of ${STEPS} steps`,
@@ -79,6 +81,7 @@ describe('the command side under random interleavings', () => {
           seed: SEED,
           numRuns: RUNS,
           endOnFailure: !SHRINK,
+          ...(SHRINK ? { interruptAfterTimeLimit: SHRINK_BUDGET_MS } : {}),
           ...(PATH === undefined ? {} : { path: PATH }),
         });
       } catch (error) {

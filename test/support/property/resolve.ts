@@ -56,10 +56,21 @@ interface Choice {
   readonly contested: readonly string[] | null;
 }
 
-function actorFor({ cast, step }: Choice, may: (person: Person) => boolean): Person {
+/**
+ * Someone the model lets do it, if the command is fitting. Every other time, someone who is not an
+ * admin of `orgId` if there is such a one: the rules with exceptions for admins (moves that widen
+ * access, deletes of what one cannot change) are the ones to exercise on everybody else.
+ */
+function actorFor({ cast, world, step }: Choice, may: (person: Person) => boolean, orgId?: string): Person {
   const fit = step.fitting ? cast.people.filter(may) : [];
+  const humble =
+    orgId === undefined ? [] : fit.filter((person) => !atLeast(actingRole(world, person, orgId), 'admin'));
+  if (humble.length > 0 && step.actor % 2 === 0) return at(humble, step.actor >> 1);
   return at(fit.length > 0 ? fit : cast.people, step.actor);
 }
+
+const editorOf = (choice: Choice, id: string) =>
+  actorFor(choice, (person) => canEdit(choice.world, person, id), objectOf(choice.world, id).orgId);
 
 function create(choice: Choice): Command {
   const { world, ids, focus, step, contested } = choice;
@@ -71,11 +82,10 @@ function create(choice: Choice): Command {
   const parentId = step.place === 0 || parents.length === 0 ? null : at(parents, focus + step.place - 1);
   // An item at the root level is a 400 before anything else: worth trying, not every time.
   const kind = parentId === null && step.fitting && step.kind === 'item' ? 'catalog' : step.kind;
-  const actor = actorFor(choice, (person) =>
+  const actor =
     parentId === null
-      ? atLeast(actingRole(world, person, person.orgId), 'editor')
-      : canEdit(world, person, parentId),
-  );
+      ? actorFor(choice, (person) => atLeast(actingRole(world, person, person.orgId), 'editor'))
+      : editorOf(choice, parentId);
   return { type: 'create', actor, kind, parentId, visibility: step.visibility, title: step.title };
 }
 
@@ -85,7 +95,7 @@ function move(choice: Choice, id: string): Command {
   if (contested) {
     // Under the other one of the two (or at the root level now and then).
     const parentId = step.place === 0 ? null : (contested.find((other) => other !== id) ?? null);
-    return { type: 'move', actor: actorFor(choice, (person) => canEdit(world, person, id)), id, parentId };
+    return { type: 'move', actor: editorOf(choice, id), id, parentId };
   }
   // Not under itself (a cycle now and then still comes from picking one of its descendants).
   const parents = step.fitting
@@ -96,7 +106,7 @@ function move(choice: Choice, id: string): Command {
       })
     : ids;
   const parentId = step.place === 0 || parents.length === 0 ? null : at(parents, focus + step.place - 1);
-  return { type: 'move', actor: actorFor(choice, (person) => canEdit(world, person, id)), id, parentId };
+  return { type: 'move', actor: editorOf(choice, id), id, parentId };
 }
 
 function resolveOne(choice: Choice): Command {
@@ -110,8 +120,8 @@ function resolveOne(choice: Choice): Command {
   if (step.type === 'create' || targets.length === 0)
     return create({ ...choice, step: { ...step, type: 'create' } });
   const id = at(targets, focus + step.target);
-  const editor = () => actorFor(choice, (person) => canEdit(world, person, id));
-  const manager = () => actorFor(choice, (person) => canManage(world, person, id));
+  const editor = () => editorOf(choice, id);
+  const manager = () => actorFor(choice, (person) => canManage(world, person, id), objectOf(world, id).orgId);
   switch (step.type) {
     case 'move':
       return move(choice, id);
