@@ -164,4 +164,19 @@ describe('the rights, as docs/identity.md gives them', () => {
     });
     expect(predict(world, move(owner, 'mine', 'shared')).expected).toEqual({ kind: 'success', status: 200 });
   });
+
+  it('refuses a widening move with 403 before the tree rule that also refuses it', () => {
+    const world = worldOf(
+      object('top'),
+      object('below', {
+        parentId: 'top',
+        shares: [{ principal: { type: 'user', id: stranger.userId }, permission: 'viewer' }],
+      }),
+    );
+    expect(predict(world, move(editor, 'top', 'below')).expected).toMatchObject({ status: 403 });
+    expect(predict(world, move(owner, 'top', 'below')).expected).toMatchObject({
+      status: 409,
+      code: 'CYCLE',
+    });
+  });
 });

@@ -109,25 +109,23 @@ function move(world: World, command: Extract<Command, { type: 'move' }>): Predic
   } else if (!atLeast(actingRole(world, actor, actor.orgId), 'editor') || actor.orgId !== object.orgId) {
     return refused(world, 403, 'FORBIDDEN');
   }
-  // The tree rules that need nothing of the subtree refuse first (they are checked before the
-  // organization's structure stream is held); then who may widen access; then the subtree's depth.
+  // docs/identity.md, "The rights table": a widening of access before the tree's rules.
+  const after = [...(parentId === null ? [] : pathOf(world, parentId)), object];
+  if (widens(pathOf(world, id), after) && !mayWiden(world, actor, object)) {
+    return refused(world, 403, 'FORBIDDEN');
+  }
   const height = liveHeight(world, id);
   if (parentId === null) {
     if (object.kind === 'item') return refused(world, 409, 'INVALID_PARENT_KIND');
+    if (1 + height > MAX_DEPTH) return refused(world, 409, 'DEPTH_EXCEEDED');
   } else {
     const parent = objectOf(world, parentId);
     if (isGone(world, parentId)) return refused(world, 409, 'PARENT_NOT_FOUND');
     if (pathOf(world, parentId).some((step) => step.id === id)) return refused(world, 409, 'CYCLE');
     if (!mayHold(parent.kind, object.kind)) return refused(world, 409, 'INVALID_PARENT_KIND');
-    if (depthOf(world, parentId) + 1 > MAX_DEPTH) return refused(world, 409, 'DEPTH_EXCEEDED');
+    if (depthOf(world, parentId) + 1 + height > MAX_DEPTH) return refused(world, 409, 'DEPTH_EXCEEDED');
     if (parent.orgId !== object.orgId) return refused(world, 409, 'ORGANIZATION_MISMATCH');
   }
-  const after = [...(parentId === null ? [] : pathOf(world, parentId)), object];
-  if (widens(pathOf(world, id), after) && !mayWiden(world, actor, object)) {
-    return refused(world, 403, 'FORBIDDEN');
-  }
-  const depth = parentId === null ? 1 : depthOf(world, parentId) + 1;
-  if (depth + height > MAX_DEPTH) return refused(world, 409, 'DEPTH_EXCEEDED');
   return success(200, () => withObject(world, { ...object, parentId }));
 }
 
