@@ -11,6 +11,11 @@ import pg from 'pg';
 export interface Stack {
   readonly baseUrl: string;
   readonly databaseUrl: string;
+  /**
+   * Runs one of the service's command-line scripts (e.g. `apps/projector/src/rebuild.ts`) to its end,
+   * with the stack's configuration and `extraEnv` on top; rejects when it exits with another code than 0.
+   */
+  runScript(script: string, extraEnv?: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,10 +103,12 @@ function listeningPort(api: ChildProcess): Promise<number> {
   });
 }
 
-async function migrate(env: NodeJS.ProcessEnv): Promise<void> {
-  const migration = run('scripts/migrate.ts', env);
-  const [code] = (await once(migration, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`migration failed with ${String(code)}`);
+async function runToEnd(script: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const child = run(script, env);
+  child.stderr?.pipe(process.stderr);
+  readLogs(child);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${script} failed with ${String(code)}`);
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -138,7 +145,7 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     ...extraEnv,
   };
-  await migrate(env);
+  await runToEnd('scripts/migrate.ts', env);
   const children = [
     run('apps/projector/src/main.ts', env),
     run('apps/upload-worker/src/main.ts', env),
@@ -157,6 +164,7 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl,
+    runScript: (script, extraEnv = {}) => runToEnd(script, { ...env, ...extraEnv }),
     stop: async () => {
       await Promise.all(children.map(stopProcess));
       await dropDatabase(databaseUrl);

@@ -36,8 +36,9 @@ export interface MoveResult extends StructureResult {
 
 /**
  * Moves an object (and its subtree) under another parent, or to the root level of its organization.
- * Cheap refusals (unknown, not allowed, no such parent) come before the organization's structure
- * stream is held; every rule is checked again, with the subtree, once it is held.
+ * Refusals that need nothing of the subtree come before the organization's structure stream is held;
+ * every rule is checked again, with the subtree, once it is held. Either way in the order of
+ * docs/identity.md: the caller's rights, then a widening of access, then the tree's rules.
  */
 export async function moveObject(context: CommandContext, request: MoveRequest): Promise<MoveResult> {
   const first = await checkMove(context, request, false);
@@ -70,8 +71,16 @@ async function checkMove(
   if (!placement.deleted && object.state.status === 'live') {
     const { access, parentId } = object.state;
     requireMoveTarget(caller, { what, orgId: access.orgId, parentId }, parent);
-    if (withSubtree && parentId !== toParentId) {
-      await requireMoveKeepsAccess(context, caller, object, placement, parent);
+    if (parentId !== toParentId) {
+      const verdict = await requireMoveKeepsAccess(context, {
+        caller,
+        object,
+        placement,
+        parent,
+        withSubtree,
+      });
+      // Whether the mover made all that moves is known only with the subtree; the tree's rules come after.
+      if (verdict === 'needs the subtree') return { object, events: [] };
     }
   }
   const subtreeHeight = withSubtree ? await context.tree.subtreeHeight(id) : 0;
@@ -89,26 +98,30 @@ async function checkMove(
  * A move must not let more people read or change what moves: shares of the new place reach the moved
  * subtree, and a broader path opens it. When the new place would give anyone a right the old one did
  * not, only an admin of the organization may move it, or the creator of the object and of everything
- * below it (their own work); anyone else is refused, and nothing moves.
+ * below it (their own work); anyone else is refused, and nothing moves. Without the subtree
+ * (`withSubtree` false) the creator's case stays open: `needs the subtree`.
  */
 async function requireMoveKeepsAccess(
   context: CommandContext,
-  caller: Caller,
-  object: LoadedObject,
-  placement: Placement,
-  parent: FoundParent | null,
-): Promise<void> {
-  if (object.state.status !== 'live' || placement.accessPath === null) return;
-  if (parent !== null && parent.accessPath === null) return;
+  move: {
+    readonly caller: Caller;
+    readonly object: LoadedObject;
+    readonly placement: Placement;
+    readonly parent: FoundParent | null;
+    readonly withSubtree: boolean;
+  },
+): Promise<'kept' | 'may widen' | 'needs the subtree'> {
+  const { caller, object, placement, parent } = move;
+  if (object.state.status !== 'live' || placement.accessPath === null) return 'kept';
+  if (parent !== null && parent.accessPath === null) return 'kept';
   const { access } = object.state;
   const after = [...(parent?.accessPath ?? []), access];
-  if (!widensAccess(placement.accessPath, after)) return;
-  if (isAdminOf(caller, access.orgId)) return;
-  const ownWork =
-    caller.userId !== null &&
-    access.createdBy === caller.userId &&
-    !(await context.tree.subtreeHasObjectNotCreatedBy(object.id, caller.userId));
-  if (ownWork) return;
+  if (!widensAccess(placement.accessPath, after)) return 'kept';
+  if (isAdminOf(caller, access.orgId)) return 'may widen';
+  if (caller.userId !== null && access.createdBy === caller.userId) {
+    if (!move.withSubtree) return 'needs the subtree';
+    if (!(await context.tree.subtreeHasObjectNotCreatedBy(object.id, caller.userId))) return 'may widen';
+  }
   throw new DomainError(
     'FORBIDDEN',
     `moving portal item ${object.id} there would let more people read or change it; only an admin of its organization, or whoever created it and everything below it, may do that`,

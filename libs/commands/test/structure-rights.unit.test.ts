@@ -72,6 +72,23 @@ describe('a move never widens who may read or change what moves', () => {
     expect(await refusal(made.move(eve, own, exposed))).toBe('FORBIDDEN');
   });
 
+  it('refuses such a move with 403 before any tree rule: under its own descendant, into another organization', async () => {
+    fresh();
+    const theirs = await made.createCatalog(alice, null);
+    const below = await made.createCatalog(alice, theirs);
+    await made.share(alice, below, outsider);
+    expect(await refusal(made.move(eve, theirs, below))).toBe('FORBIDDEN');
+
+    const elsewhere = { userId: newId(), orgId: newId(), role: 'owner' } as const;
+    const foreign = await made.createCatalog(elsewhere, null);
+    await made.share(elsewhere, foreign, { type: 'user', id: eve.userId });
+    expect(await refusal(made.move(eve, theirs, foreign))).toBe('FORBIDDEN');
+    // An admin may widen: the tree's rules answer.
+    await made.share(elsewhere, foreign, { type: 'organization', id: orgId });
+    expect(await refusal(made.move(admin, theirs, below))).toBe('CYCLE');
+    expect(await refusal(made.move(admin, theirs, foreign))).toBe('ORGANIZATION_MISMATCH');
+  });
+
   it('lets an editor move an object to a place that widens nothing', async () => {
     fresh();
     const theirs = await made.createCatalog(alice, null);
