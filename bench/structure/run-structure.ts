@@ -32,7 +32,7 @@ export interface StructureResult {
   readonly organizations: number;
   readonly operations: number;
   readonly seconds: number;
-  /** Answered operations per second, first request to last answer. */
+  /** Operations done (answered 200 or 202) per second, first request to last answer: a refusal did nothing. */
   readonly perSecond: number;
   readonly httpMs: LatencySummary;
   /** Answers by HTTP status (0: no answer). */
@@ -136,6 +136,7 @@ async function measure(
     targets,
   });
   const cpu = cpuSince(cpuMark);
+  const done = samples.filter((sample) => sample.status === STRUCTURE_SUCCESS || sample.status === 202);
   // The next run starts from a projected state, as each ingest run does.
   const newest = newestPosition(samples.map((sample) => sample.position));
   if (newest) await arrivals.waitFor(newest, PROJECTION_DEADLINE_MS);
@@ -145,10 +146,10 @@ async function measure(
     organizations: organizations.length,
     operations: samples.length,
     seconds: (endedAt - startedAt) / 1000,
-    perSecond: perSecond(samples.length, endedAt - startedAt),
+    perSecond: perSecond(done.length, endedAt - startedAt),
     httpMs: summarize(samples.map((sample) => sample.answeredAt - sample.startedAt)),
     statuses: countStatuses(samples),
-    failed: samples.filter((sample) => sample.status !== STRUCTURE_SUCCESS && sample.status !== 202).length,
+    failed: samples.length - done.length,
     answeredBeforeProjection: samples.filter((sample) => sample.status === 202).length,
     cpu,
   };
