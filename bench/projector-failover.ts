@@ -13,6 +13,7 @@ import {
   startProjector,
   waitUntilCaughtUp,
   type ProjectorFixture,
+  type RunningProjector,
 } from '../apps/projector/test/support/projector-fixture.js';
 import { openTestPool } from '../apps/projector/test/support/test-database.js';
 import { waitFor } from '../apps/projector/test/support/wait-for.js';
@@ -34,6 +35,7 @@ const standbyRetryMs = positiveInt('standby-retry-ms', raw['standby-retry-ms']);
 useTestServiceDefaults();
 
 const leads = 'leader: holding the projection lock';
+const standsBy = 'standby: another projector holds the lock';
 
 async function appendCatalog(fixture: ProjectorFixture, title: string): Promise<void> {
   const event = catalogCreated({ title });
@@ -48,11 +50,17 @@ async function failover(): Promise<{ leadMs: number; projectedMs: number }> {
   const [a, b] = [openTestPool(aName, 4), openTestPool(bName, 4)];
   const options = { standbyRetryMs, retryDelaysMs: [100, 400, 1600] };
   const leader = startProjector(fixture, { ...options, name: 'a', pool: a });
-  const standby = startProjector(fixture, { ...options, name: 'b', pool: b });
+  // The standby starts once a leads: started together, either may take the lock first.
+  let standby: RunningProjector | undefined;
   try {
     await waitFor('a to lead', () => Promise.resolve(leader.logs.messages().includes(leads)));
+    const started = startProjector(fixture, { ...options, name: 'b', pool: b });
+    standby = started;
+    await waitFor('b to stand by', () => Promise.resolve(started.logs.messages().includes(standsBy)));
     await appendCatalog(fixture, 'while a leads');
     await waitUntilCaughtUp(fixture);
+    // A leader dies at any moment of the standby's retry cycle, not right after its first try.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * standbyRetryMs));
 
     const diedAt = performance.now();
     const aEnded = a.end();
@@ -61,7 +69,7 @@ async function failover(): Promise<{ leadMs: number; projectedMs: number }> {
       [aName],
     );
     await appendCatalog(fixture, 'after a died');
-    await waitFor('b to lead', () => Promise.resolve(standby.logs.messages().includes(leads)), {
+    await waitFor('b to lead', () => Promise.resolve(started.logs.messages().includes(leads)), {
       timeoutMs: 120_000,
       intervalMs: 5,
     });
@@ -71,7 +79,7 @@ async function failover(): Promise<{ leadMs: number; projectedMs: number }> {
     await aEnded;
     return { leadMs, projectedMs };
   } finally {
-    await standby.stop();
+    await standby?.stop();
     await leader.stop();
     await b.end();
     await fixture.close();

@@ -1,4 +1,11 @@
-import { isOn, nonNegativeInt, positiveInt, type OptionSpec } from '../support/options.js';
+import {
+  isOn,
+  nonNegativeInt,
+  nonNegativeNumber,
+  positiveInt,
+  positiveNumber,
+  type OptionSpec,
+} from '../support/options.js';
 
 export interface BrowserBenchOptions {
   readonly objects: number;
@@ -46,12 +53,12 @@ export const browserOptionSpecs = {
   'warmup-s': {
     env: 'BENCH_BROWSER_WARMUP_S',
     default: '3',
-    help: 'unmeasured seconds before each measurement',
+    help: 'unmeasured seconds before each measurement (fractions allowed)',
   },
   'duration-s': {
     env: 'BENCH_BROWSER_DURATION_S',
     default: '15',
-    help: 'measured seconds per view and path (HTTP, SQL)',
+    help: 'measured seconds per view and path (HTTP, SQL; fractions allowed)',
   },
   'pool-size': {
     env: 'BENCH_BROWSER_POOL_SIZE',
@@ -82,8 +89,8 @@ export function readBrowserOptions(
     seed: positiveInt('seed', raw.seed),
     batchSize: positiveInt('batch-size', raw['batch-size']),
     clients: positiveInt('clients', raw.clients),
-    warmupMs: nonNegativeInt('warmup-s', raw['warmup-s']) * 1000,
-    durationMs: positiveInt('duration-s', raw['duration-s']) * 1000,
+    warmupMs: nonNegativeNumber('warmup-s', raw['warmup-s']) * 1000,
+    durationMs: positiveNumber('duration-s', raw['duration-s']) * 1000,
     poolSize: positiveInt('pool-size', raw['pool-size']),
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     keep: isOn(raw.keep),

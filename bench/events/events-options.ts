@@ -1,5 +1,5 @@
 import { MAX_BATCH_COMMANDS } from '@portal/contracts';
-import { positiveInt, type OptionSpec } from '../support/options.js';
+import { nonNegativeNumber, positiveInt, positiveNumber, type OptionSpec } from '../support/options.js';
 
 /**
  * How the changes are made. `batch`: `POST /` batches of catalog creates, the way a pipeline ingests;
@@ -36,8 +36,16 @@ export const eventsOptionSpecs = {
     default: '500',
     help: 'changes per second (through the API, or simulated)',
   },
-  seconds: { env: 'BENCH_EVENTS_SECONDS', default: '30', help: 'measured seconds of changes' },
-  warmup: { env: 'BENCH_EVENTS_WARMUP', default: '5', help: 'seconds of changes before measuring' },
+  seconds: {
+    env: 'BENCH_EVENTS_SECONDS',
+    default: '30',
+    help: 'measured seconds of changes (fractions allowed)',
+  },
+  warmup: {
+    env: 'BENCH_EVENTS_WARMUP',
+    default: '5',
+    help: 'seconds of changes before measuring (fractions allowed)',
+  },
   changes: {
     env: 'BENCH_EVENTS_CHANGES',
     default: 'batch',
@@ -70,8 +78,8 @@ export function readEventsOptions(raw: Record<keyof typeof eventsOptionSpecs, st
     clients: positiveInt('clients', raw.clients),
     users: positiveInt('users', raw.users),
     rate: positiveInt('rate', raw.rate),
-    seconds: positiveInt('seconds', raw.seconds),
-    warmupSeconds: positiveInt('warmup', raw.warmup),
+    seconds: positiveNumber('seconds', raw.seconds),
+    warmupSeconds: nonNegativeNumber('warmup', raw.warmup),
     changes: changeKind(raw.changes),
     batchSize: positiveInt('batch-size', raw['batch-size']),
     objects: positiveInt('objects', raw.objects),

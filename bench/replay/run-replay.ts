@@ -96,6 +96,9 @@ export async function runReplay(
   // Idle connections die when an interrupted run drops the database; that is expected then.
   pool.on('error', () => undefined);
   try {
+    // The read models' footprint column is a PostGIS geometry; a fresh database has no extensions
+    // (scripts/migrate.ts creates it for the service's own database).
+    await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
     await ensureEventStoreSchema(pool, { schema: EVENTS_SCHEMA });
     const history = new PortalHistory(options.seed);
     const client = await pool.connect();

@@ -66,6 +66,19 @@ export function nonNegativeInt(name: string, text: string): number {
   return text.trim() === '0' ? 0 : positiveInt(name, text);
 }
 
+/** A duration or share that may be fractional, e.g. `--duration-s 0.5` for a quick run. */
+export function positiveNumber(name: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`--${name} must be a positive number, got "${text}"`);
+  }
+  return value;
+}
+
+export function nonNegativeNumber(name: string, text: string): number {
+  return text.trim() === '0' ? 0 : positiveNumber(name, text);
+}
+
 export function positiveIntList(name: string, text: string): number[] {
   return text.split(',').map((part) => positiveInt(name, part.trim()));
 }

@@ -1,0 +1,200 @@
+/**
+ * Every bench run at a tiny size, as a child process the way a reader runs it: it must exit 0 and print
+ * its one JSON line with the figures in their places. Nothing here looks at how fast anything was
+ * (benches print that); what is checked are counts the bench's own options fix, so a bench that stops
+ * working, or silently measures something else, fails the suite. Sizes and what each smoke costs:
+ * bench/README.md, "Smoke runs".
+ */
+import { describe, expect, it } from 'vitest';
+import { benchResult, runBenchScript } from './support/bench-process.js';
+
+/** One bench's own limit: past it, it is interrupted (and cleans up). */
+const BENCH_TIMEOUT_MS = 120_000;
+/**
+ * Two benches at a time: most of a smoke run is waiting (app start-up, fixed measuring windows), and
+ * more at once would only queue for this machine's few cores.
+ */
+const AT_ONCE = 2;
+const rate = expect.any(Number) as unknown;
+const latency = { count: expect.any(Number) as unknown, p50: rate, p99: rate };
+
+interface Smoke {
+  readonly script: string;
+  readonly args: readonly string[];
+  /** The name in the JSON line. */
+  readonly bench: string;
+  readonly expected: Record<string, unknown>;
+  /** Figures of the result that must agree with each other: [what, actual, expected]. */
+  readonly agreeing?: (result: never) => readonly (readonly [string, unknown, unknown])[];
+}
+
+interface ReplayShape {
+  readonly seeding: { readonly objects: number };
+  readonly runs: readonly { readonly projectedObjects: number }[];
+}
+
+/** A replay rebuilt every object its history created (deleted ones keep their row). */
+const replayAgrees = (replay: ReplayShape) =>
+  replay.runs.map(
+    (run) => ['rows projected = objects seeded', run.projectedObjects, replay.seeding.objects] as const,
+  );
+
+const ceilingOf = (clients: number, inserts: number) => ({ clients, inserts, insertsPerSecond: rate });
+const replayRun = (batchSize: number, events: number) => ({
+  batchSize,
+  events,
+  eventsPerSecond: rate,
+  peakRssMiB: rate,
+});
+
+const smokes: readonly Smoke[] = [
+  {
+    script: 'bench/run-all.ts',
+    args: [
+      ...['--creates', '20', '--clients', '2', '--warmup', '4', '--parents', '2'],
+      ...['--ceiling-inserts', '100', '--ceiling-clients', '1,2'],
+      ...['--replay', '--events', '800', '--batch-sizes', '500', '--segment', '400'],
+    ],
+    bench: 'run-all',
+    expected: {
+      ingest: ['projected', 'async'].map((mode) => ({
+        mode,
+        clients: 2,
+        creates: 20,
+        failed: 0,
+        createsPerSecond: rate,
+        httpMs: latency,
+      })),
+      ceiling: [ceilingOf(1, 100), ceilingOf(2, 100)],
+      comparison: ['projected', 'async'].map((mode) => ({ mode, ceilingClients: 2, percentOfCeiling: rate })),
+      replay: { seeding: { events: 800 }, runs: [replayRun(500, 800)] },
+    },
+    agreeing: (result: { replay: ReplayShape }) => replayAgrees(result.replay),
+  },
+  {
+    script: 'bench/ingest.ts',
+    args: ['--creates', '20', '--clients', '2', '--modes', 'async', '--warmup', '0', '--parents', '1'],
+    bench: 'ingest',
+    expected: { runs: [{ mode: 'async', clients: 2, creates: 20, failed: 0, createsPerSecond: rate }] },
+  },
+  {
+    script: 'bench/pg-ceiling.ts',
+    args: ['--ceiling-inserts', '100', '--ceiling-clients', '1,2'],
+    bench: 'pg-ceiling',
+    expected: { runs: [ceilingOf(1, 100), ceilingOf(2, 100)] },
+  },
+  {
+    script: 'bench/replay.ts',
+    args: ['--events', '800', '--batch-sizes', '300', '--segment', '400'],
+    bench: 'replay',
+    expected: { seeding: { events: 800 }, runs: [{ ...replayRun(300, 800), segmentRates: [rate, rate] }] },
+    agreeing: replayAgrees,
+  },
+  {
+    script: 'bench/structure.ts',
+    args: [
+      ...['--operations', '8', '--clients', '2', '--warmup', '0'],
+      ...['--ceiling-inserts', '100', '--ceiling-clients', '1,2'],
+    ],
+    bench: 'structure',
+    expected: {
+      runs: ['move', 'delete'].map((operation) => ({
+        operation,
+        clients: 2,
+        operations: 8,
+        failed: 0,
+        perSecond: rate,
+      })),
+      comparison: ['move', 'delete'].map((operation) => ({ operation, ceilingClients: 2 })),
+    },
+  },
+  {
+    script: 'bench/uploads.ts',
+    args: ['--size-mib', '5', '--part-mib', '5', '--items', '3', '--completions', '2'],
+    bench: 'uploads',
+    expected: {
+      result: {
+        ceiling: { objects: 1, put: { bytes: 5 * 1024 * 1024 } },
+        service: { parts: 1, assetSize: 5 * 1024 * 1024, storedSize: 5 * 1024 * 1024 },
+        smallItems: { items: 3, failed: 0, completeToReadyMs: latency },
+      },
+    },
+  },
+  ...(['batch', 'simulated'] as const).map((changes) => ({
+    script: 'bench/events-feed.ts',
+    args: [
+      ...['--changes', changes, '--clients', '4', '--rate', '20', '--seconds', '1', '--warmup', '0'],
+      ...['--objects', '16', '--max-in-flight', '8'],
+    ],
+    bench: 'events-feed',
+    expected: {
+      options: { changes, clients: 4 },
+      clientsConnected: 4,
+      failedRequests: 0,
+      changesMade: expect.any(Number) as unknown,
+      // A busy machine may project nothing within the measured second: no percentiles then (null).
+      deliveryMs: { count: expect.any(Number) as unknown },
+      apiMemory: { peak: { rssMiB: rate } },
+    },
+  })),
+  {
+    script: 'bench/browser/main.ts',
+    args: [
+      ...['--objects', '800', '--wide-children', '50', '--clients', '2'],
+      ...['--warmup-s', '0', '--duration-s', '0.25'],
+    ],
+    bench: 'browser',
+    expected: {
+      // Every seeded object in the read model.
+      projectedObjects: 800,
+      build: { eventsPerSecond: rate },
+      views: expect.arrayContaining([
+        expect.objectContaining({ view: expect.any(String) as unknown }),
+      ]) as unknown,
+    },
+  },
+  {
+    script: 'bench/projector-failover.ts',
+    args: ['--failovers', '1', '--standby-retry-ms', '200'],
+    bench: 'projector-failover',
+    expected: { runs: [{ leadMs: rate, projectedMs: rate }], lead: latency },
+  },
+];
+
+/** Runs `work` once fewer than `size` others run; in the order asked. */
+function limitTo(size: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    // A finishing run hands its slot to the next waiting one, so `active` only counts real runs.
+    if (active < size) active += 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
+const inTurn = limitTo(AT_ONCE);
+
+describe.concurrent('benches at a tiny size', () => {
+  it.each(smokes.map((smoke) => [`${smoke.script} ${smoke.args.join(' ')}`, smoke] as const))(
+    '%s',
+    async (_name, smoke) => {
+      const outcome = await inTurn(() => runBenchScript(smoke.script, smoke.args, BENCH_TIMEOUT_MS));
+      // The bench's own output is the failure message: what it printed before it stopped.
+      expect(outcome.code, outcome.stderr.slice(-4000)).toBe(0);
+      const result = benchResult(outcome, smoke.bench);
+      expect(result).toMatchObject(smoke.expected);
+      for (const [what, actual, expected] of smoke.agreeing?.(result as never) ?? []) {
+        expect(actual, what).toBe(expected);
+      }
+    },
+    // Waiting for a turn included: every bench before it may take its whole limit.
+    (smokes.length / AT_ONCE + 1) * BENCH_TIMEOUT_MS,
+  );
+});
