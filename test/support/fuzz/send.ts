@@ -11,11 +11,32 @@ export interface FuzzResponse {
 
 const TIMEOUT_MS = 30_000;
 
+/** A kept-alive connection the server closed just as this request went out on it: not an answer. */
+class StaleConnectionError extends Error {}
+
 /**
  * Sends a request exactly as generated (duplicate header lines included, which fetch would merge) and
  * reads the answer. A request that gets no answer within the timeout rejects.
+ *
+ * A request sent on a reused keep-alive connection that the server closed at that very moment (its idle
+ * timeout) is reset before the server saw it; like any HTTP client, it is sent once more on a new
+ * connection. A reset of a fresh connection still rejects.
  */
-export function send(
+export async function send(
+  baseUrl: string,
+  agent: Agent,
+  fuzz: FuzzRequest,
+  credentialHeaders: Record<string, string>,
+): Promise<FuzzResponse> {
+  try {
+    return await sendOnce(baseUrl, agent, fuzz, credentialHeaders);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return sendOnce(baseUrl, agent, fuzz, credentialHeaders);
+  }
+}
+
+function sendOnce(
   baseUrl: string,
   agent: Agent,
   fuzz: FuzzRequest,
@@ -56,7 +77,11 @@ export function send(
       },
     );
     sent.on('timeout', () => sent.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    sent.on('error', reject);
+    sent.on('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        sent.reusedSocket && error.code === 'ECONNRESET' ? new StaleConnectionError(error.message) : error,
+      );
+    });
     sent.end(fuzz.body ?? undefined);
   });
 }
