@@ -96,6 +96,8 @@ export async function runReplay(
   // Idle connections die when an interrupted run drops the database; that is expected then.
   pool.on('error', () => undefined);
   try {
+    // The read schema's footprint column is a PostGIS geometry; a scratch database starts without it.
+    await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
     await ensureEventStoreSchema(pool, { schema: EVENTS_SCHEMA });
     const history = new PortalHistory(options.seed);
     const client = await pool.connect();
