@@ -135,8 +135,9 @@ function swapIn(
     const rest = await replayUntil(
       store,
       { after: replayedTo, until: await store.headPosition(), batchSize: options.batchSize },
+      // Event by event: a failing run could not fall back inside this one transaction.
       async (batch, expected) =>
-        appliedPosition(await applyBatchInOpenTransaction(client, target, batch, expected)),
+        appliedPosition(await applyBatchInOpenTransaction(client, target, batch, expected, 'events')),
     );
     if (replacedLive) {
       await client.query(`ALTER SCHEMA ${quoteIdentifier(schema)} RENAME TO ${quoteIdentifier(names.old)}`);
