@@ -1,9 +1,13 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
 import { isConnectionError, withClient, type Logger, type Pool } from '@portal/platform';
 import type { Projection, Sql } from './projection.js';
-import { compareAndSetCheckpoint, lockCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
+import {
+  commitBatchTransaction,
+  compareAndSetCheckpoint,
+  lockCheckpoint,
+  openBatchTransaction,
+} from './read-models/projection-checkpoints/checkpoints.js';
 import { cutIntoSteps } from './sets/runs.js';
-import { quoteIdentifier } from './sql-identifier.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */
 export class EventHandlerError extends Error {
@@ -158,13 +162,18 @@ async function applyBatchOnce(
   expected: Position,
   application: Application,
 ): Promise<BatchOutcome> {
+  const name = target.projection.name;
   return withClient(pool, async (client) => {
-    await client.query('BEGIN');
     try {
-      await client.query(`SET LOCAL search_path TO ${quoteIdentifier(target.schema)}, public`);
-      const outcome = await applyBatchInOpenTransaction(client, target, events, expected, application);
-      await client.query(outcome.kind === 'applied' ? 'COMMIT' : 'ROLLBACK');
-      return outcome;
+      const found = await openBatchTransaction(client, { schema: target.schema, name });
+      if (comparePositions(found, expected) !== 0) {
+        await client.query('ROLLBACK');
+        return { kind: 'checkpoint-moved', found };
+      }
+      await applications[application](client, target.projection, events, target.log);
+      const position = lastPosition(events);
+      await commitBatchTransaction(client, { name, expected, next: position, channel: target.notifyChannel });
+      return { kind: 'applied', position };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -173,8 +182,9 @@ async function applyBatchOnce(
 }
 
 /**
- * One batch in its own transaction: `BEGIN` → handlers → compare-and-set checkpoint → notify → `COMMIT`.
- * A moved checkpoint rolls back everything the batch did. When a run's set statement fails, the
+ * One batch in its own transaction: `BEGIN` and the checkpoint locked in one round trip → handlers →
+ * checkpoint moved, notification and `COMMIT` in one round trip. A moved checkpoint rolls back
+ * everything the batch did. When a run's set statement fails, the
  * batch is rolled back and applied again event by event, so a failure names its event.
  */
 export async function applyBatch(
