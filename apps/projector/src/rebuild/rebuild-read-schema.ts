@@ -5,6 +5,7 @@ import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutc
 import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
+import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
 import { replayUntil } from './replay.js';
 
 export interface RebuildOptions {
@@ -84,12 +85,21 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
   // No notifications while filling: nobody reads this schema yet.
   const target = { projection, schema: names.fresh, notifyChannel: null, log };
+  // Analyzed empty at once, and again as it grows, so the prepared statements plan on statistics.
+  const statistics = new ReadSchemaStatistics(pool, names.fresh, log);
+  await statistics.analyzeIfNever();
   const replayed = await replayUntil(
     store,
     { after: START, until: await store.headPosition(), batchSize: options.batchSize },
-    async (batch, expected) => appliedPosition(await applyBatch(pool, target, batch, expected)),
+    async (batch, expected) => {
+      const position = appliedPosition(await applyBatch(pool, target, batch, expected));
+      await statistics.eventsApplied(batch.length);
+      return position;
+    },
   );
-  await analyzeSchema(pool, names.fresh);
+  // Fresh tables have no statistics of their full size yet; the API's first queries after the swap
+  // should not plan blind.
+  await analyzeTables(pool, names.fresh);
   log.info(
     { events: replayed.events, position: formatPosition(replayed.position) },
     'rebuild: reached head; swapping',
@@ -105,17 +115,6 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
     events: replayed.events + swapped.events,
     durationMs: Math.round(performance.now() - startedAt),
   };
-}
-
-/** Fresh tables have no statistics yet; the API's first queries after the swap should not plan blind. */
-async function analyzeSchema(pool: Pool, schema: string): Promise<void> {
-  const tables = await pool.query<{ tablename: string }>(
-    'SELECT tablename FROM pg_tables WHERE schemaname = $1',
-    [schema],
-  );
-  for (const { tablename } of tables.rows) {
-    await pool.query(`ANALYZE ${quoteIdentifier(schema)}.${quoteIdentifier(tablename)}`);
-  }
 }
 
 function swapIn(
