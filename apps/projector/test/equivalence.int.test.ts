@@ -81,39 +81,47 @@ const history = fc.record({
 });
 
 describe('set-based application', () => {
-  it('leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so does a rebuild', async () => {
-    await fc.assert(
-      fc.asyncProperty(history, async ({ seed, length, rebuildBatchSize }) => {
-        const store = new InMemoryEventStore();
-        await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(store, length);
-        const events = await everyEvent(store);
-        expect(events).toHaveLength(length);
+  it(
+    'leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so does a rebuild',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(history, async ({ seed, length, rebuildBatchSize }) => {
+          const store = new InMemoryEventStore();
+          await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(
+            store,
+            length,
+          );
+          const events = await everyEvent(store);
+          expect(events).toHaveLength(length);
 
-        await resetReadSchema(pool, reference);
-        await applyInBatches(reference, events, events.length, 'events');
-        const expected = await dumpReadSchema(pool, reference);
+          await resetReadSchema(pool, reference);
+          await applyInBatches(reference, events, events.length, 'events');
+          const expected = await dumpReadSchema(pool, reference);
 
-        for (const { size, schema } of bySets) {
-          await resetReadSchema(pool, schema);
-          await applyInBatches(schema, events, size, 'runs');
-          expect(await dumpReadSchema(pool, schema), `batch size ${size}`).toEqual(expected);
-        }
-        await rebuildReadSchema({
-          pool,
-          store,
-          projection: portalProjection,
-          schema: rebuilt,
-          notifyChannel: uniqueSchema('prj_eq_channel'),
-          batchSize: rebuildBatchSize,
-          log: logs.logger,
-        });
-        expect(await dumpReadSchema(pool, rebuilt), 'rebuild').toEqual(expected);
-        // A run that failed would have been applied again event by event, and proved nothing.
-        expect(logs.messages()).not.toContain(
-          'a run of the batch failed; applying the batch again event by event',
-        );
-      }),
-      { numRuns: histories, ...(replaySeed === undefined ? {} : { seed: Number(replaySeed) }) },
-    );
-  }, 600_000);
+          for (const { size, schema } of bySets) {
+            await resetReadSchema(pool, schema);
+            await applyInBatches(schema, events, size, 'runs');
+            expect(await dumpReadSchema(pool, schema), `batch size ${size}`).toEqual(expected);
+          }
+          await rebuildReadSchema({
+            pool,
+            store,
+            projection: portalProjection,
+            schema: rebuilt,
+            notifyChannel: uniqueSchema('prj_eq_channel'),
+            batchSize: rebuildBatchSize,
+            log: logs.logger,
+          });
+          expect(await dumpReadSchema(pool, rebuilt), 'rebuild').toEqual(expected);
+          // A run that failed would have been applied again event by event, and proved nothing.
+          expect(logs.messages()).not.toContain(
+            'a run of the batch failed; applying the batch again event by event',
+          );
+        }),
+        { numRuns: histories, ...(replaySeed === undefined ? {} : { seed: Number(replaySeed) }) },
+      );
+    },
+    // A second or two per history; long runs get time in proportion.
+    Math.max(600_000, histories * 20_000),
+  );
 });
