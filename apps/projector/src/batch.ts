@@ -42,6 +42,11 @@ export interface BatchTarget {
    */
   readonly notifyChannel: string | null;
   readonly log: Logger;
+  /**
+   * Whether the batch should plan every statement for its parameters (`ReadSchemaStatistics.customPlans`):
+   * while a schema grows from nothing, generic plans would be made on statistics of an empty table.
+   */
+  readonly customPlans?: () => boolean;
 }
 
 function lastPosition(events: readonly RecordedEvent[]): Position {
@@ -165,7 +170,11 @@ async function applyBatchOnce(
   const name = target.projection.name;
   return withClient(pool, async (client) => {
     try {
-      const found = await openBatchTransaction(client, { schema: target.schema, name });
+      const found = await openBatchTransaction(client, {
+        schema: target.schema,
+        name,
+        customPlans: target.customPlans?.() ?? false,
+      });
       if (comparePositions(found, expected) !== 0) {
         await client.query('ROLLBACK');
         return { kind: 'checkpoint-moved', found };

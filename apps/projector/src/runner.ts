@@ -59,12 +59,14 @@ export class ProjectionRunner {
   private readonly statistics: ReadSchemaStatistics;
 
   constructor(private readonly options: RunnerOptions) {
-    this.statistics = new ReadSchemaStatistics(options.pool, options.schema, options.log);
+    const statistics = new ReadSchemaStatistics(options.pool, options.schema, options.log);
+    this.statistics = statistics;
     this.target = {
       projection: options.projection,
       schema: options.schema,
       notifyChannel: options.notifyChannel,
       log: options.log,
+      customPlans: () => statistics.customPlans(),
     };
   }
 

@@ -4,10 +4,12 @@ import { quoteIdentifier } from './sql-identifier.js';
 /**
  * The projector's statements run with PostgreSQL's default plan cache: after five executions a
  * prepared statement may keep one generic plan, chosen from the table's statistics. Planned on tables
- * that were never analyzed, such a plan can scan a whole partial index for a key lookup and slow
- * replay down as the table grows (bench/README.md, "Findings"); so a read schema found never analyzed
- * is analyzed at once, and again once this many events have been applied to it, while it grows from
- * nothing. Later growth is autovacuum's to follow.
+ * that were never analyzed, or analyzed while (nearly) empty, such a plan can scan a whole table or
+ * partial index for a key lookup and slow replay down as the table grows (bench/README.md,
+ * "Findings"). So a read schema found never analyzed is analyzed at once (it may be large already),
+ * its batches plan each statement for its parameters until it has been analyzed again after the first
+ * of these many events, and it is analyzed after each of them while it grows from nothing. Later growth
+ * is autovacuum's to follow.
  */
 export const ANALYZE_AFTER_EVENTS: readonly number[] = [10_000, 100_000];
 
@@ -58,6 +60,14 @@ export class ReadSchemaStatistics {
       this.schema,
       never.rows.map(({ relname }) => relname),
     );
+  }
+
+  /**
+   * Whether batches should plan every statement for its parameters: while the schema grows from
+   * nothing and was not analyzed at a size yet (a custom plan sees the table's current size).
+   */
+  customPlans(): boolean {
+    return this.growing && this.pending.length === ANALYZE_AFTER_EVENTS.length;
   }
 
   async eventsApplied(count: number): Promise<void> {

@@ -83,11 +83,17 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   const startedAt = performance.now();
   await ensureReadSchema(pool, { schema: names.fresh, projection });
   log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
-  // No notifications while filling: nobody reads this schema yet.
-  const target = { projection, schema: names.fresh, notifyChannel: null, log };
-  // Analyzed empty at once, and again as it grows, so the prepared statements plan on statistics.
+  // Analyzed as it grows, so the prepared statements plan on statistics of its size.
   const statistics = new ReadSchemaStatistics(pool, names.fresh, log);
   await statistics.analyzeIfNever();
+  // No notifications while filling: nobody reads this schema yet.
+  const target = {
+    projection,
+    schema: names.fresh,
+    notifyChannel: null,
+    log,
+    customPlans: () => statistics.customPlans(),
+  };
   const replayed = await replayUntil(
     store,
     { after: START, until: await store.headPosition(), batchSize: options.batchSize },

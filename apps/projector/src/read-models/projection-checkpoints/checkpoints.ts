@@ -85,16 +85,18 @@ function isQueryResultList(value: unknown): value is { rows: CheckpointRow[] }[]
 }
 
 /**
- * Opens a batch transaction in one round trip: `BEGIN`, `search_path` on the read schema, and the
- * checkpoint read and row-locked (see `lockCheckpoint`). Returns where the checkpoint stands. Several
- * statements in one query cannot take parameters: every value here is a quoted identifier or literal.
+ * Opens a batch transaction in one round trip: `BEGIN`, `search_path` on the read schema (and, when
+ * asked, a custom plan for every statement), and the checkpoint read and row-locked (see
+ * `lockCheckpoint`). Returns where the checkpoint stands. Several statements in one query cannot take
+ * parameters: every value here is a quoted identifier or literal.
  */
 export async function openBatchTransaction(
   sql: Sql,
-  options: { readonly schema: string; readonly name: string },
+  options: { readonly schema: string; readonly name: string; readonly customPlans: boolean },
 ): Promise<Position> {
+  const plans = options.customPlans ? 'SET LOCAL plan_cache_mode = force_custom_plan;' : '';
   const results: unknown = await sql.query(
-    `BEGIN; SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public;
+    `BEGIN; SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public; ${plans}
      SELECT commit_position::text, prepare_position::text FROM projection_checkpoints
       WHERE name = ${literal(options.name)} FOR UPDATE`,
   );
