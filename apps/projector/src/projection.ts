@@ -14,13 +14,12 @@ export interface HandlerContext {
  * (see `set-runs.ts`). Keys name rows as `<table>:<key>`.
  */
 export interface Footprint {
-  /** Rows the event changes: no other event of the run may change or read them. */
-  readonly changes?: readonly string[];
   /**
-   * Rows the event reads, or changes only in a way that commutes with the same change by another event
-   * (a parent's child count): no other event of the run may change them.
+   * Rows the event changes: no other event of the run may change them. (What an event reads, or
+   * changes only in ways that commute, like a parent's child count, needs no key: nothing a run
+   * changes is read by another event of it.)
    */
-  readonly reads?: readonly string[];
+  readonly changes?: readonly string[];
   /** The slug it takes among its siblings: no event of the run may take one of the same family there. */
   readonly slug?: { readonly group: string; readonly base: string };
 }

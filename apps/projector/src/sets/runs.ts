@@ -10,20 +10,17 @@ export type BatchStep =
 /** What the events of the current run touch, merged over every read model. */
 class RunFootprint {
   private readonly changed = new Set<string>();
-  private readonly read = new Set<string>();
   private readonly slugs = new Map<string, SlugFamilies>();
 
   /** Whether `footprint` can join the run without its order relative to the run's events mattering. */
   admits(footprint: Footprint): boolean {
-    for (const key of footprint.changes ?? []) if (this.changed.has(key) || this.read.has(key)) return false;
-    for (const key of footprint.reads ?? []) if (this.changed.has(key)) return false;
+    for (const key of footprint.changes ?? []) if (this.changed.has(key)) return false;
     const { slug } = footprint;
     return slug === undefined || this.slugs.get(slug.group)?.clashes(slug.base) !== true;
   }
 
   add(footprint: Footprint): void {
     for (const key of footprint.changes ?? []) this.changed.add(key);
-    for (const key of footprint.reads ?? []) this.read.add(key);
     const { slug } = footprint;
     if (slug === undefined) return;
     let families = this.slugs.get(slug.group);
@@ -49,9 +46,9 @@ function footprintsOf(projection: Projection, event: RecordedEvent): Footprint[]
 /**
  * Cuts a batch, in event order, into runs that every read model can apply as sets, and the events
  * between them that must be applied alone (moves, deletes, access changes, renames…). A run ends
- * before an event that touches a row an event of the run changed, changes a row the run touched, or
- * takes a slug of the same family in the same sibling group: within a run the order of events then
- * does not matter, and applying it as sets leaves the rows applying it event by event would.
+ * before an event that changes a row an event of the run changed, or takes a slug of the same family
+ * in the same sibling group: within a run the order of events then does not matter, and applying it
+ * as sets leaves the rows applying it event by event would.
  */
 export function cutIntoSteps(projection: Projection, events: readonly RecordedEvent[]): BatchStep[] {
   const steps: BatchStep[] = [];

@@ -25,7 +25,7 @@ function shape(steps: readonly BatchStep[]): (string | string[])[] {
 }
 
 describe('cutIntoSteps', () => {
-  it('keeps creates below existing parents in one run, and cuts before a child of a row of the run', () => {
+  it('keeps creates in one run, below parents of the table and below parents created in the run', () => {
     const root = record(catalogCreated({ title: 'Root' }));
     const parentId = root.data as { id: string };
     const events = [
@@ -36,8 +36,7 @@ describe('cutIntoSteps', () => {
     const three = events[2]?.data as { id: string };
     const child = record(collectionCreated({ title: 'Four', parentId: three.id }));
     expect(shape(cutIntoSteps(portalProjection, [...events, child]))).toEqual([
-      ['One', 'Two', 'Three'],
-      ['Four'],
+      ['One', 'Two', 'Three', 'Four'],
     ]);
   });
 

@@ -7,9 +7,11 @@ const row = (id: string): string => `portal_objects:${id}`;
 /**
  * What a portal object event touches in a run, or `null` for the events that go alone: moves,
  * deletes, access changes (they rewrite a subtree) and title changes (they take a slug). A create
- * changes its own row, reads its parent's (place, inherited access, tombstone) and adds to its child
- * count, and takes a slug among its siblings; the other events of a run change their object's row
- * only, and widen its parent's extent, which commutes with everything else a run may do to that row.
+ * changes its own row and takes a slug among its siblings. It also reads its parent's place, inherited
+ * access and tombstone, which nothing in a run changes (a parent created in the run is placed before
+ * its children, run-creates.ts), and adds to the parent's child count; the other events of a run
+ * change their object's row only, and widen its parent's extent. Those additions commute with
+ * everything else a run may do to a parent row.
  */
 export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null {
   const event = asPortalObjectEvent(recorded);
@@ -21,7 +23,6 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       const { id, parentId, orgId, title } = event.data;
       return {
         changes: [row(id)],
-        reads: parentId === null ? [] : [row(parentId)],
         // The sibling group of the unique slug index: the parent, at root level the organization.
         slug: { group: parentId ?? orgId ?? 'none', base: slugify(title) },
       };
