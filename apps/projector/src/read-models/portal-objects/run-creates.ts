@@ -81,6 +81,9 @@ const insertCreatesRunSql = `
            CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_readers END,
            CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_editors END
       FROM input c JOIN placed q ON q.id = c.parent_id AND q.n < c.n AND NOT q.existed
+  ), children AS (
+    -- A new parent's children of the run: all its children, since it is new.
+    SELECT parent_id, count(*)::int AS count FROM placed WHERE NOT existed GROUP BY parent_id
   ), inserted AS (
     INSERT INTO portal_objects (id, parent_id, slug, ancestor_ids, depth, created_at, updated_at, deleted_at,
                                 org_id, visibility, created_by, effective_visibility, share_readers,
@@ -96,9 +99,10 @@ const insertCreatesRunSql = `
            CASE WHEN p.geometry IS NOT NULL OR p.bbox IS NOT NULL
                 THEN portal_footprint(p.geometry, p.bbox::double precision[]) END,
            p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version,
-           CASE WHEN p.under_tombstone THEN 0
-                ELSE (SELECT count(*) FROM placed c WHERE c.parent_id = p.id AND c.n > p.n AND NOT c.existed) END
-      FROM placed p WHERE p.found AND NOT p.existed ORDER BY p.n
+           CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END
+      FROM placed p LEFT JOIN children ON children.parent_id = p.id
+     WHERE p.found AND NOT p.existed
+     ORDER BY p.n
     ON CONFLICT DO NOTHING
     RETURNING id, parent_id, deleted_at IS NULL AS live
   ), counted AS (
