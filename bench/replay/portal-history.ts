@@ -30,6 +30,19 @@ export const defaultMix: EventMix = {
   deleted: 0.01,
 };
 
+/** Creates only (a third of them catalogs): what the projector's per-create cost is measured on. */
+export const createsOnlyMix: EventMix = {
+  catalogCreated: 0.3,
+  collectionCreated: 0.7,
+  updated: 0,
+  moved: 0,
+  deleted: 0,
+};
+
+/** The histories `--mix` chooses from. */
+export const eventMixes = { default: defaultMix, creates: createsOnlyMix } as const;
+export type EventMixName = keyof typeof eventMixes;
+
 /** A few hundred top-level catalogs per 100k objects; nearly every collection sits in a catalog. */
 export const defaultShape: TreeShape = {
   maxDepth: 6,

@@ -1,4 +1,11 @@
-import { nonNegativeInt, positiveInt, positiveIntList, type OptionSpec } from '../support/options.js';
+import {
+  choiceList,
+  nonNegativeInt,
+  positiveInt,
+  positiveIntList,
+  type OptionSpec,
+} from '../support/options.js';
+import { eventMixes, type EventMixName } from './portal-history.js';
 import type { ReplayOptions } from './run-replay.js';
 
 export const replayOptionSpecs = {
@@ -16,6 +23,16 @@ export const replayOptionSpecs = {
     help: 'ANALYZE the read table this often, as autovacuum would (its naptime is 60 s); 0 = never',
   },
   'timeout-min': { env: 'BENCH_REPLAY_TIMEOUT_MIN', default: '30', help: 'give up a replay after this long' },
+  mix: {
+    env: 'BENCH_REPLAY_MIX',
+    default: 'default',
+    help: 'history: default (creates, updates, moves, deletes) or creates (creates only)',
+  },
+  'replay-ceiling-inserts': {
+    env: 'BENCH_REPLAY_CEILING_INSERTS',
+    default: '5000',
+    help: 'single-row INSERTs timed after the replays, in the same database (0 = none)',
+  },
 } satisfies Record<string, OptionSpec>;
 
 export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, string>): ReplayOptions {
@@ -26,5 +43,7 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
     seed: positiveInt('seed', raw.seed),
     timeoutMs: positiveInt('timeout-min', raw['timeout-min']) * 60_000,
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
+    mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
+    ceilingInserts: nonNegativeInt('replay-ceiling-inserts', raw['replay-ceiling-inserts']),
   };
 }

@@ -12,20 +12,51 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       `${((100 * count) / seeding.events).toFixed(1)}%`,
     ]),
   );
+  const { ceiling } = outcome;
+  const ofCeiling = (eventsPerSecond: number): string =>
+    ceiling ? `${(eventsPerSecond / ceiling.insertsPerSecond).toFixed(2)}×` : '–';
   printTable(
     'Projector replay from START into a fresh read schema (one worker process per batch size)',
-    ['batch size', 'events', 'seconds', 'events/s', 'batches', 'peak RSS MiB', 'rows projected', 'cpu busy'],
+    [
+      'batch size',
+      'events',
+      'seconds',
+      'events/s',
+      'vs INSERT/s',
+      'pg ms/event',
+      'batches',
+      'peak RSS MiB',
+      'rows projected',
+      'cpu busy',
+    ],
     runs.map((run) => [
       run.batchSize,
       run.events,
       run.seconds,
       run.eventsPerSecond,
+      ofCeiling(run.eventsPerSecond),
+      run.pgMsPerEvent.toFixed(3),
       run.batches,
       run.peakRssMiB,
       run.projectedObjects,
       `${Math.round(run.machineBusyPercent)}%`,
     ]),
   );
+  if (ceiling) {
+    printTable(
+      'Ceiling in the same database after the replays: autocommit single-row INSERTs from one connection',
+      ['inserts', 'inserts/s', 'p50 ms', 'p99 ms', 'cpu busy'],
+      [
+        [
+          ceiling.inserts,
+          ceiling.insertsPerSecond,
+          ceiling.latencyMs.p50,
+          ceiling.latencyMs.p99,
+          `${Math.round(ceiling.machineBusyPercent)}%`,
+        ],
+      ],
+    );
+  }
   const segments = Math.max(0, ...runs.map((run) => run.segmentRates.length));
   const label = (index: number): string =>
     `${((index * segmentEvents) / 1000).toLocaleString('en-US')}k–${(((index + 1) * segmentEvents) / 1000).toLocaleString('en-US')}k`;

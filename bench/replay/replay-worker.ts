@@ -13,7 +13,6 @@ import {
   ensureReadSchema,
   PORTAL_PROJECTION_CHANNEL,
   portalProjection,
-  PROJECTOR_SESSION_OPTIONS,
   runProjector,
 } from '../../apps/projector/src/index.js';
 import { REPLAY_JOB_VARIABLE, RESULT_PREFIX, type ReplayJob, type ReplayWorkerResult } from './replay-job.js';
@@ -32,7 +31,6 @@ const pool = createPool({
   connectionString: job.databaseUrl,
   max: 10,
   applicationName: 'bench-replay',
-  sessionOptions: PROJECTOR_SESSION_OPTIONS,
 });
 const store = new PostgresEventStore(pool, { schema: job.eventsSchema });
 await ensureReadSchema(pool, { schema: job.readSchema, projection: portalProjection });

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { formatPosition, type Position } from '@portal/domain';
 import { ensureEventStoreSchema, PostgresEventStore } from '@portal/eventstore';
-import { createPool } from '@portal/platform';
+import { createPool, type Pool } from '@portal/platform';
+import { runPgCeiling, type CeilingResult } from '../pg-ceiling/run-pg-ceiling.js';
 import { cpuSince, markCpu } from '../support/cpu.js';
 import { analyzePeriodically } from '../support/periodic-analyze.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
 import { perSecond } from '../support/stats.js';
-import { PortalHistory } from './portal-history.js';
+import { eventMixes, PortalHistory, type EventMixName } from './portal-history.js';
 import { REPLAY_JOB_VARIABLE, RESULT_PREFIX, type ReplayJob, type ReplayWorkerResult } from './replay-job.js';
 import { seedEventStore, type SeedOutcome } from './seed-event-store.js';
 
@@ -19,6 +20,9 @@ export interface ReplayOptions {
   readonly timeoutMs: number;
   /** ANALYZE the read table this often during a replay, as autovacuum would; 0 for never. */
   readonly analyzeEveryMs: number;
+  readonly mix: EventMixName;
+  /** Single-row INSERTs timed after the replays (the ceiling the rates are compared with); 0 for none. */
+  readonly ceilingInserts: number;
 }
 
 export interface ReplayRun extends ReplayWorkerResult {
@@ -29,6 +33,11 @@ export interface ReplayRun extends ReplayWorkerResult {
   readonly projectedObjects: number;
   /** All cores, 0–100, while the worker ran: the machine is shared. */
   readonly machineBusyPercent: number;
+  /**
+   * Milliseconds PostgreSQL spent executing statements in the replay's database per event
+   * (`pg_stat_database.active_time`): the projector's statements and its event store reads.
+   */
+  readonly pgMsPerEvent: number;
 }
 
 export interface ReplayOutcome {
@@ -37,9 +46,34 @@ export interface ReplayOutcome {
     readonly objects: number;
   };
   readonly runs: readonly ReplayRun[];
+  /** Autocommit single-row INSERTs from one connection into the same database, after the replays. */
+  readonly ceiling: CeilingResult | null;
 }
 
 const EVENTS_SCHEMA = 'eventstore';
+
+/** Milliseconds spent executing statements in this database, by sessions that reported so far. */
+async function activeTimeMs(pool: Pool): Promise<number> {
+  const result = await pool.query<{ ms: number }>(
+    'SELECT active_time AS ms FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return result.rows[0]?.ms ?? 0;
+}
+
+/**
+ * The active time once the worker's sessions have reported theirs: a session reports on exit, so
+ * wait until the figure stops moving (up to a few seconds).
+ */
+async function settledActiveTimeMs(pool: Pool): Promise<number> {
+  let last = await activeTimeMs(pool);
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await activeTimeMs(pool);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
 const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
 
 async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
@@ -100,7 +134,7 @@ export async function runReplay(
     // (scripts/migrate.ts creates it for the service's own database).
     await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
     await ensureEventStoreSchema(pool, { schema: EVENTS_SCHEMA });
-    const history = new PortalHistory(options.seed);
+    const history = new PortalHistory(options.seed, eventMixes[options.mix]);
     const client = await pool.connect();
     let seeding: SeedOutcome;
     try {
@@ -121,6 +155,7 @@ export async function runReplay(
           ? analyzePeriodically(pool, options.analyzeEveryMs, `"${readSchema}".portal_objects`)
           : () => Promise.resolve();
       const cpuMark = markCpu();
+      const activeBefore = await settledActiveTimeMs(pool);
       try {
         const result = await runWorker({
           databaseUrl: database.url,
@@ -135,6 +170,7 @@ export async function runReplay(
         });
         const { machineBusyPercent } = cpuSince(cpuMark);
         await stopAnalyzing();
+        const pgMs = (await settledActiveTimeMs(pool)) - activeBefore;
         const count = await pool.query<{ count: string }>(
           `SELECT count(*)::text AS count FROM "${readSchema}".portal_objects`,
         );
@@ -144,6 +180,7 @@ export async function runReplay(
           segmentRates: segmentRates(result, options.segmentEvents),
           projectedObjects: Number(count.rows[0]?.count ?? 0),
           machineBusyPercent,
+          pgMsPerEvent: pgMs / result.events,
         });
         progress(`  ${Math.round(perSecond(result.events, result.seconds * 1000))} events/s`);
       } finally {
@@ -152,9 +189,14 @@ export async function runReplay(
         await pool.query(`DROP SCHEMA IF EXISTS "${operationsSchema}" CASCADE`);
       }
     }
+    const ceiling =
+      options.ceilingInserts > 0
+        ? ((await runPgCeiling(database.url, { clients: [1], inserts: options.ceilingInserts }))[0] ?? null)
+        : null;
     return {
       seeding: { ...seeding, types: Object.fromEntries(history.counts), objects: history.objectCount },
       runs,
+      ceiling,
     };
   } finally {
     await pool.end();

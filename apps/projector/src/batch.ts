@@ -1,8 +1,13 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
-import { withClient, type Logger, type Pool } from '@portal/platform';
+import { isConnectionError, withClient, type Logger, type Pool } from '@portal/platform';
 import type { Projection, Sql } from './projection.js';
-import { compareAndSetCheckpoint, lockCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
-import { quoteIdentifier } from './sql-identifier.js';
+import {
+  commitBatchTransaction,
+  compareAndSetCheckpoint,
+  lockCheckpoint,
+  openBatchTransaction,
+} from './read-models/projection-checkpoints/checkpoints.js';
+import { cutIntoSteps } from './sets/runs.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */
 export class EventHandlerError extends Error {
@@ -37,6 +42,11 @@ export interface BatchTarget {
    */
   readonly notifyChannel: string | null;
   readonly log: Logger;
+  /**
+   * Whether the batch should plan every statement for its parameters (`ReadSchemaStatistics.customPlans`):
+   * while a schema grows from nothing, generic plans would be made on statistics of an empty table.
+   */
+  readonly customPlans?: () => boolean;
 }
 
 function lastPosition(events: readonly RecordedEvent[]): Position {
@@ -50,23 +60,81 @@ export async function notifyPosition(sql: Sql, channel: string, position: Positi
   await sql.query('SELECT pg_notify($1, $2)', [channel, formatPosition(position)]);
 }
 
-/** Applies every read model's handler to every event, in order. */
+/** Applies every read model's handler to one event; `index` is its place in the batch. */
+async function applyEvent(
+  sql: Sql,
+  projection: Projection,
+  event: RecordedEvent,
+  index: number,
+  log: Logger,
+): Promise<void> {
+  for (const readModel of projection.readModels) {
+    try {
+      await readModel.apply(sql, event, { log });
+    } catch (error) {
+      throw new EventHandlerError(event, index, readModel.name, error);
+    }
+  }
+}
+
+/** Applies every read model's handler to every event, event after event: the reference application. */
 export async function applyEvents(
   sql: Sql,
   projection: Projection,
   events: readonly RecordedEvent[],
   log: Logger,
 ): Promise<void> {
-  for (const [index, event] of events.entries()) {
+  for (const [index, event] of events.entries()) await applyEvent(sql, projection, event, index, log);
+}
+
+/**
+ * A set statement of a run failed. It names no event (a run has many), so the batch is applied again
+ * event by event, where a failure names its event for retries and the dead-letter table.
+ */
+export class RunFailedError extends Error {
+  override readonly name = 'RunFailedError';
+  constructor(
+    readonly readModel: string,
+    readonly events: number,
+    override readonly cause: unknown,
+  ) {
+    super(`${readModel} failed on a run of ${events} events: ${describeError(cause)}`);
+  }
+}
+
+/**
+ * Applies the batch as `cutIntoSteps` cuts it: each run with one `applyRun` per read model, the events
+ * between runs one by one. Leaves the same rows as `applyEvents`.
+ */
+export async function applyEventsInRuns(
+  sql: Sql,
+  projection: Projection,
+  events: readonly RecordedEvent[],
+  log: Logger,
+): Promise<void> {
+  for (const step of cutIntoSteps(projection, events)) {
+    if (step.kind === 'alone') {
+      await applyEvent(sql, projection, step.event, step.index, log);
+      continue;
+    }
     for (const readModel of projection.readModels) {
       try {
-        await readModel.apply(sql, event, { log });
+        // Every read model has set handlers here: without them no event joins a run.
+        await readModel.sets?.applyRun(sql, step.events, { log });
       } catch (error) {
-        throw new EventHandlerError(event, index, readModel.name, error);
+        throw new RunFailedError(readModel.name, step.events.length, error);
       }
     }
   }
 }
+
+/** How a batch's events are applied: as runs of sets (the default), or one by one (the reference). */
+export type Application = 'runs' | 'events';
+
+const applications: Record<Application, typeof applyEvents> = {
+  runs: applyEventsInRuns,
+  events: applyEvents,
+};
 
 /**
  * The body of one batch transaction, on a client whose transaction is open and whose `search_path`
@@ -78,11 +146,12 @@ export async function applyBatchInOpenTransaction(
   target: BatchTarget,
   events: readonly RecordedEvent[],
   expected: Position,
+  application: Application = 'runs',
 ): Promise<BatchOutcome> {
   const name = target.projection.name;
   const found = await lockCheckpoint(sql, name);
   if (comparePositions(found, expected) !== 0) return { kind: 'checkpoint-moved', found };
-  await applyEvents(sql, target.projection, events, target.log);
+  await applications[application](sql, target.projection, events, target.log);
   const position = lastPosition(events);
   if (!(await compareAndSetCheckpoint(sql, name, expected, position))) {
     return { kind: 'checkpoint-moved', found: await lockCheckpoint(sql, name) };
@@ -91,26 +160,57 @@ export async function applyBatchInOpenTransaction(
   return { kind: 'applied', position };
 }
 
+async function applyBatchOnce(
+  pool: Pool,
+  target: BatchTarget & { readonly schema: string },
+  events: readonly RecordedEvent[],
+  expected: Position,
+  application: Application,
+): Promise<BatchOutcome> {
+  const name = target.projection.name;
+  return withClient(pool, async (client) => {
+    try {
+      const found = await openBatchTransaction(client, {
+        schema: target.schema,
+        name,
+        customPlans: target.customPlans?.() ?? false,
+      });
+      if (comparePositions(found, expected) !== 0) {
+        await client.query('ROLLBACK');
+        return { kind: 'checkpoint-moved', found };
+      }
+      await applications[application](client, target.projection, events, target.log);
+      const position = lastPosition(events);
+      await commitBatchTransaction(client, { name, expected, next: position, channel: target.notifyChannel });
+      return { kind: 'applied', position };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
 /**
- * One batch in its own transaction: `BEGIN` → handlers → compare-and-set checkpoint → notify → `COMMIT`.
- * A moved checkpoint rolls back everything the batch did.
+ * One batch in its own transaction: `BEGIN` and the checkpoint locked in one round trip → handlers →
+ * checkpoint moved, notification and `COMMIT` in one round trip. A moved checkpoint rolls back
+ * everything the batch did. When a run's set statement fails, the
+ * batch is rolled back and applied again event by event, so a failure names its event.
  */
 export async function applyBatch(
   pool: Pool,
   target: BatchTarget & { readonly schema: string },
   events: readonly RecordedEvent[],
   expected: Position,
+  application: Application = 'runs',
 ): Promise<BatchOutcome> {
-  return withClient(pool, async (client) => {
-    await client.query('BEGIN');
-    try {
-      await client.query(`SET LOCAL search_path TO ${quoteIdentifier(target.schema)}, public`);
-      const outcome = await applyBatchInOpenTransaction(client, target, events, expected);
-      await client.query(outcome.kind === 'applied' ? 'COMMIT' : 'ROLLBACK');
-      return outcome;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  });
+  try {
+    return await applyBatchOnce(pool, target, events, expected, application);
+  } catch (error) {
+    if (!(error instanceof RunFailedError) || isConnectionError(error.cause)) throw error;
+    target.log.warn(
+      { err: error.cause, readModel: error.readModel, events: events.length },
+      'a run of the batch failed; applying the batch again event by event',
+    );
+    return applyBatchOnce(pool, target, events, expected, 'events');
+  }
 }

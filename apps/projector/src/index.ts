@@ -1,4 +1,3 @@
-export { PROJECTOR_SESSION_OPTIONS } from './resources.js';
 export { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
 export { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
 export { ensureOperationsSchema, ensureReadSchema } from './schemas.js';

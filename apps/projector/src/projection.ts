@@ -10,13 +10,48 @@ export interface HandlerContext {
 }
 
 /**
+ * What one event of a run touches, so that a run never holds two events whose order would matter
+ * (see `set-runs.ts`). Keys name rows as `<table>:<key>`.
+ */
+export interface Footprint {
+  /**
+   * Rows the event changes: no other event of the run may change them. (What an event reads, or
+   * changes only in ways that commute, like a parent's child count, needs no key: nothing a run
+   * changes is read by another event of it.)
+   */
+  readonly changes?: readonly string[];
+  /** The slug it takes among its siblings: no event of the run may take one of the same family there. */
+  readonly slug?: { readonly group: string; readonly base: string };
+}
+
+/**
+ * A read model's set-based handler: events that can be applied together are handed over as one run,
+ * and the read model writes each of its tables once for the whole run.
+ */
+export interface SetHandler {
+  /**
+   * What `event` touches in this read model (`{}` for an event it ignores), or `null` when the event
+   * must be applied on its own, with `apply`, between runs.
+   */
+  footprint(event: RecordedEvent): Footprint | null;
+  /**
+   * Applies every event of a run (in event order, none of them `null` for any read model, no two of
+   * them overlapping). Must leave exactly the rows that `apply`, event after event, would leave.
+   */
+  applyRun(sql: Sql, events: readonly RecordedEvent[], context: HandlerContext): Promise<void>;
+}
+
+/**
  * One read model: its tables (DDL run with `search_path` set to the target schema, so it names no
- * schema) and its handler. `apply` must be idempotent: applying an event a second time changes nothing.
+ * schema), its handler per event and its handler per run. `apply` and `applyRun` must be idempotent:
+ * applying an event a second time changes nothing.
  */
 export interface ReadModel {
   readonly name: string;
   readonly ddl: string;
   apply(sql: Sql, event: RecordedEvent, context: HandlerContext): Promise<void>;
+  /** Without it, every event of the projection is applied alone. */
+  readonly sets?: SetHandler;
 }
 
 /** Read models fed by one subscription and one checkpoint, so they move forward together. */

@@ -3,14 +3,6 @@ import { createEventStore } from '@portal/eventstore';
 import { createPool, type Config, type Logger, type Pool } from '@portal/platform';
 import type { ProjectorConfig } from './projector-config.js';
 
-/**
- * The handlers run named (prepared) statements, which PostgreSQL switches to one generic plan after five
- * runs. Planned while a read model is young (a fresh rebuild schema, a server without autovacuum), that
- * plan scans the table for what should be a key lookup, and replay slows as the table grows: measured
- * 633 → 183 events/s over 30,000 events, against a flat ~1,300 with a plan made for each execution.
- */
-export const PROJECTOR_SESSION_OPTIONS = '-c plan_cache_mode=force_custom_plan';
-
 export interface ProjectorResources {
   readonly pool: Pool;
   readonly store: EventStore;
@@ -28,7 +20,6 @@ export async function openProjectorResources(
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_SIZE,
     applicationName,
-    sessionOptions: PROJECTOR_SESSION_OPTIONS,
   });
   // An idle client whose connection dropped: the pool discards it and the next query reconnects.
   pool.on('error', (error) => {

@@ -12,6 +12,8 @@ import { recordDeadLetter } from './dead-letters/dead-letters.js';
 import type { Projection } from './projection.js';
 import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
 import { ProgressReport } from './progress-report.js';
+import { readAhead } from './read-ahead.js';
+import { ReadSchemaStatistics } from './statistics.js';
 
 export interface RunnerOptions {
   readonly pool: Pool;
@@ -53,13 +55,18 @@ export class ProjectionHaltedError extends Error {
  */
 export class ProjectionRunner {
   private readonly target: BatchTarget & { readonly schema: string };
+  /** Kept across resubscriptions, so the events applied since a fresh schema was found keep adding up. */
+  private readonly statistics: ReadSchemaStatistics;
 
   constructor(private readonly options: RunnerOptions) {
+    const statistics = new ReadSchemaStatistics(options.pool, options.schema, options.log);
+    this.statistics = statistics;
     this.target = {
       projection: options.projection,
       schema: options.schema,
       notifyChannel: options.notifyChannel,
       log: options.log,
+      customPlans: () => statistics.customPlans(),
     };
   }
 
@@ -92,6 +99,7 @@ export class ProjectionRunner {
       { projection: projection.name, schema, position: formatPosition(checkpoint) },
       'subscribing from checkpoint',
     );
+    await this.statistics.analyzeIfNever();
     const subscription = new AbortController();
     const stop = (): void => {
       subscription.abort();
@@ -99,11 +107,12 @@ export class ProjectionRunner {
     signal.addEventListener('abort', stop, { once: true });
     const progress = new ProgressReport(log);
     try {
-      for await (const batch of store.subscribeAll({
+      const pages = store.subscribeAll({
         after: checkpoint,
         signal: subscription.signal,
         maxBatchSize: batchSize,
-      })) {
+      });
+      for await (const batch of readAhead(pages)) {
         if (batch.length === 0) continue;
         const startedAt = performance.now();
         const outcome = await this.applyWithRetries(batch, checkpoint);
@@ -117,6 +126,7 @@ export class ProjectionRunner {
         }
         checkpoint = outcome.position;
         progress.batchApplied(batch, performance.now() - startedAt);
+        await this.statistics.eventsApplied(batch.length);
         if (signal.aborted) return;
       }
     } finally {

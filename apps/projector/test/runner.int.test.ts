@@ -154,6 +154,50 @@ describe('projection runner', () => {
     ).toHaveLength(3);
   });
 
+  it('applies a batch whose run fails event by event, so the dead letter names the poison event', async () => {
+    const isPoison = (event: RecordedEvent): boolean => (event.data as { title?: string }).title === 'poison';
+    const poisonous: ReadModel = {
+      name: 'poisonous',
+      ddl: 'SELECT 1',
+      apply: (_sql, event) =>
+        isPoison(event) ? Promise.reject(new Error('cannot digest this')) : Promise.resolve(),
+      sets: {
+        footprint: () => ({}),
+        // A real failed statement: the transaction is aborted, as a failing set statement leaves it.
+        applyRun: async (sql, events) => {
+          if (events.some(isPoison)) await sql.query('SELECT 1 / 0');
+        },
+      },
+    };
+    const projection: Projection = {
+      name: 'portal',
+      readModels: [...portalProjection.readModels, poisonous],
+    };
+    await ensureReadSchema(fixture.pool, { schema: fixture.readSchema, projection });
+    await appendCatalogs(['good 1', 'good 2', 'good 3']);
+    const before = fixture.store.lastAppended;
+    const poison = catalogCreated({ title: 'poison' });
+    await fixture.store.append(streamOf(poison), [toAppend(poison)], { expectedRevision: 'no_stream' });
+    await appendCatalogs(['after 1']);
+
+    const projector = startProjector(fixture, { projection, batchSize: 50, retryDelaysMs: [10] });
+    const halted = await projector.done.then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect(halted).toBeInstanceOf(ProjectionHaltedError);
+    expect(formatPosition(await checkpointOf(fixture))).toBe(formatPosition(before));
+    expect(await liveTitles()).toEqual(['good 1', 'good 2', 'good 3']);
+    const letters = await fixture.pool.query<{ stream_id: string; error: string }>(
+      `SELECT stream_id, error FROM "${fixture.operationsSchema}".dead_letters`,
+    );
+    expect(letters.rows).toEqual([{ stream_id: streamOf(poison), error: 'poisonous: cannot digest this' }]);
+    expect(projector.logs.messages()).toContain(
+      'a run of the batch failed; applying the batch again event by event',
+    );
+  });
+
   it('stops on its signal after the current batch and releases the advisory lock', async () => {
     await appendCatalogs(['a', 'b']);
     const projector = startProjector(fixture);

@@ -5,6 +5,7 @@ import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutc
 import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
+import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
 import { replayUntil } from './replay.js';
 
 export interface RebuildOptions {
@@ -82,14 +83,29 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   const startedAt = performance.now();
   await ensureReadSchema(pool, { schema: names.fresh, projection });
   log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
+  // Analyzed as it grows, so the prepared statements plan on statistics of its size.
+  const statistics = new ReadSchemaStatistics(pool, names.fresh, log);
+  await statistics.analyzeIfNever();
   // No notifications while filling: nobody reads this schema yet.
-  const target = { projection, schema: names.fresh, notifyChannel: null, log };
+  const target = {
+    projection,
+    schema: names.fresh,
+    notifyChannel: null,
+    log,
+    customPlans: () => statistics.customPlans(),
+  };
   const replayed = await replayUntil(
     store,
     { after: START, until: await store.headPosition(), batchSize: options.batchSize },
-    async (batch, expected) => appliedPosition(await applyBatch(pool, target, batch, expected)),
+    async (batch, expected) => {
+      const position = appliedPosition(await applyBatch(pool, target, batch, expected));
+      await statistics.eventsApplied(batch.length);
+      return position;
+    },
   );
-  await analyzeSchema(pool, names.fresh);
+  // Fresh tables have no statistics of their full size yet; the API's first queries after the swap
+  // should not plan blind.
+  await analyzeTables(pool, names.fresh);
   log.info(
     { events: replayed.events, position: formatPosition(replayed.position) },
     'rebuild: reached head; swapping',
@@ -105,17 +121,6 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
     events: replayed.events + swapped.events,
     durationMs: Math.round(performance.now() - startedAt),
   };
-}
-
-/** Fresh tables have no statistics yet; the API's first queries after the swap should not plan blind. */
-async function analyzeSchema(pool: Pool, schema: string): Promise<void> {
-  const tables = await pool.query<{ tablename: string }>(
-    'SELECT tablename FROM pg_tables WHERE schemaname = $1',
-    [schema],
-  );
-  for (const { tablename } of tables.rows) {
-    await pool.query(`ANALYZE ${quoteIdentifier(schema)}.${quoteIdentifier(tablename)}`);
-  }
 }
 
 function swapIn(
@@ -135,8 +140,9 @@ function swapIn(
     const rest = await replayUntil(
       store,
       { after: replayedTo, until: await store.headPosition(), batchSize: options.batchSize },
+      // Event by event: a failing run could not fall back inside this one transaction.
       async (batch, expected) =>
-        appliedPosition(await applyBatchInOpenTransaction(client, target, batch, expected)),
+        appliedPosition(await applyBatchInOpenTransaction(client, target, batch, expected, 'events')),
     );
     if (replacedLive) {
       await client.query(`ALTER SCHEMA ${quoteIdentifier(schema)} RENAME TO ${quoteIdentifier(names.old)}`);

@@ -1,4 +1,5 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
+import { readAhead } from '../read-ahead.js';
 
 export interface ReplayProgress {
   readonly position: Position;
@@ -19,11 +20,12 @@ export async function replayUntil(
   if (comparePositions(position, range.until) >= 0) return { position, events };
   const subscription = new AbortController();
   try {
-    for await (const batch of store.subscribeAll({
+    const pages = store.subscribeAll({
       after: position,
       signal: subscription.signal,
       maxBatchSize: range.batchSize,
-    })) {
+    });
+    for await (const batch of readAhead(pages)) {
       if (batch.length === 0) continue;
       position = await apply(batch, position);
       events += batch.length;

@@ -1,9 +1,12 @@
 import type { RecordedEvent } from '@portal/domain';
 import type { Logger, Pool } from '@portal/platform';
-import { applyEvents } from '../../src/batch.js';
+import { applyEventsInRuns } from '../../src/batch.js';
 import { portalProjection } from '../../src/portal-projection.js';
 
-/** Applies events the way a batch does (one transaction, search_path on the schema), without a checkpoint. */
+/**
+ * Applies events the way a batch does (one transaction, search_path on the schema, runs of sets between
+ * the events that go alone), without a checkpoint.
+ */
 export async function applyInSchema(
   pool: Pool,
   schema: string,
@@ -14,7 +17,7 @@ export async function applyInSchema(
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL search_path TO "${schema}", public`);
-    await applyEvents(client, portalProjection, events, log);
+    await applyEventsInRuns(client, portalProjection, events, log);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -4,6 +4,7 @@ import {
   visibilities,
   type BBox,
   type CreatedAccess,
+  type EventMetadata,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
@@ -26,6 +27,7 @@ import {
   uploadExpired,
   uploadFailed,
 } from './item-events.js';
+import { IdentityScenario } from './identity-scenario.js';
 import {
   catalogCreated,
   collectionCreated,
@@ -76,6 +78,8 @@ export interface ScenarioOptions {
    * every object is in one organization, `org`-visible, created by one user, and never shared.
    */
   readonly access?: boolean;
+  /** Users, organizations, members, invitations and API keys between the portal's events. */
+  readonly identity?: boolean;
 }
 
 export interface PlannedAppend {
@@ -111,12 +115,14 @@ export class PortalScenario {
   /** Creators and share recipients; the last one is in no organization of the scenario. */
   private readonly users = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
   private clock = Date.parse('2025-01-01T00:00:00.000Z');
+  private readonly identity: IdentityScenario;
 
   constructor(
     seed: number,
     private readonly options: ScenarioOptions = {},
   ) {
     this.next = random(seed);
+    this.identity = new IdentityScenario(this.next, (orgId) => this.nextMetadata(orgId));
   }
 
   /** Plans `count` operations and appends them one after another. */
@@ -128,6 +134,7 @@ export class PortalScenario {
   }
 
   plan(): PlannedAppend {
+    if (this.options.identity === true && this.next() < 0.15) return this.identity.plan();
     if (this.options.access === true && this.next() < 0.25) {
       const planned = this.changeAccess();
       if (planned) return planned;
@@ -172,9 +179,13 @@ export class PortalScenario {
     return this.live().filter((node) => node.parentId === id);
   }
 
-  private emit(node: ModelNode, event: PortalObjectEvent, expectedRevision: ExpectedRevision): PlannedAppend {
+  private nextMetadata(orgId: string | null): EventMetadata {
     this.clock += 1000;
-    const meta = metadata({ orgId: node.orgId, occurredAt: new Date(this.clock).toISOString() });
+    return metadata({ orgId, occurredAt: new Date(this.clock).toISOString() });
+  }
+
+  private emit(node: ModelNode, event: PortalObjectEvent, expectedRevision: ExpectedRevision): PlannedAppend {
+    const meta = this.nextMetadata(node.orgId);
     return { streamId: `${node.kind}-${node.id}`, expectedRevision, event: toAppend(event, meta) };
   }
 

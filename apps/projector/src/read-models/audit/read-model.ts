@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isStructureStream } from '@portal/domain';
 import type { ReadModel } from '../../projection.js';
 import { auditSubjectOf, auditValues } from './audit-row.js';
+import { insertAuditRows } from './audit-run.js';
 
 /**
  * One statement per event. The object's organization, kind and ancestors come from its portal_objects
@@ -38,5 +39,10 @@ export const auditReadModel: ReadModel = {
     // own event is what the trail shows.
     if (isStructureStream(recorded.streamId)) return;
     await sql.query({ ...insertAuditEvent, values: auditValues(recorded, auditSubjectOf(recorded)) });
+  },
+  sets: {
+    // Rows are keyed by event id, and a run's are inserted in event order: any event joins a run.
+    footprint: () => ({}),
+    applyRun: (sql, events) => insertAuditRows(sql, events),
   },
 };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
 import { asIdentityEvent } from './events.js';
 import { applyIdentityEvent } from './handlers.js';
+import { applyIdentityRun, identityFootprint } from './identity-run.js';
 
 /** `users`, `organizations`, `org_members`, `org_invitations`: who is a member of what, with which role. */
 export const identityReadModel: ReadModel = {
@@ -11,4 +12,5 @@ export const identityReadModel: ReadModel = {
     const event = asIdentityEvent(recorded);
     if (event) await applyIdentityEvent(sql, event, recorded);
   },
+  sets: { footprint: identityFootprint, applyRun: applyIdentityRun },
 };

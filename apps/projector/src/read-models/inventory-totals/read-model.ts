@@ -10,4 +10,5 @@ export const inventoryTotalsReadModel: ReadModel = {
   name: 'inventory-totals',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
   apply: () => Promise.resolve(),
+  sets: { footprint: () => ({}), applyRun: () => Promise.resolve() },
 };

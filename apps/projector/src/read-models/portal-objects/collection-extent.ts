@@ -9,7 +9,7 @@ import type { Sql } from '../../projection.js';
  * An item's box as the extent counts it: one crossing the antimeridian (west > east) covers every
  * longitude, since a single [west, east] box cannot hold both of its sides.
  */
-function extentBox(bbox: string): string {
+export function extentBox(bbox: string): string {
   return `CASE WHEN ${bbox}[1] > ${bbox}[3] THEN ARRAY[-180, ${bbox}[2], 180, ${bbox}[4]]::double precision[]
                ELSE ${bbox} END`;
 }

@@ -12,6 +12,7 @@ import type { Sql } from '../../projection.js';
 import { applyAccessEvent } from './access-handlers.js';
 import { addReadyItemToParentExtent, recomputeItemsExtent } from './collection-extent.js';
 import { applyItemEvent } from './item-handlers.js';
+import { newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { adjustChildCount, anyTombstoneAmong, findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
@@ -76,30 +77,29 @@ async function placementUnder(sql: Sql, parentId: string | null, childId: string
   };
 }
 
-const createdInsert = placedInsertStatements({
+/** The insert of a catalog or collection (`$8` on: its own columns). */
+export const createdInsert = placedInsertStatements({
   name: 'created',
   columns: ['kind', 'status', 'title', 'description', 'links', 'license', 'keywords', 'extent', 'version'],
   values: ['$8', "'ready'", '$9', '$10', '$11::jsonb', '$12', '$13::jsonb', '$14::jsonb', '$15'],
+  ownValues: (row) => [
+    row.kind,
+    row.title,
+    row.description,
+    row.links,
+    row.license,
+    row.keywords,
+    row.extent,
+    row.version,
+  ],
 });
 
-async function created(
+function created(
   sql: Sql,
   event: CatalogCreated | CollectionCreated,
   recorded: RecordedEvent,
 ): Promise<void> {
-  const { data } = event;
-  const collection = event.type === 'CollectionCreated' ? event.data : null;
-  const object = { ...data, occurredAt: recorded.metadata.occurredAt };
-  await insertPlaced(sql, createdInsert, object, [
-    collection ? 'collection' : 'catalog',
-    data.title,
-    data.description,
-    JSON.stringify(data.links),
-    collection?.license ?? null,
-    collection ? JSON.stringify(collection.keywords) : null,
-    collection?.extent ? JSON.stringify(collection.extent) : null,
-    recorded.revision.toString(),
-  ]);
+  return insertPlaced(sql, createdInsert, newObjectRow(event, recorded));
 }
 
 /**

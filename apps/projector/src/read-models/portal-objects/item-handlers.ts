@@ -1,5 +1,4 @@
 import {
-  bboxOfGeometry,
   type AssetAttached,
   type ItemEvent,
   type ItemUploadStarted,
@@ -8,6 +7,7 @@ import {
 } from '@portal/domain';
 import type { Sql } from '../../projection.js';
 import { unionIntoParentSql } from './collection-extent.js';
+import { newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 
 // An item's upload lifecycle on three tables: its `portal_objects` row (status, metadata), its `uploads`
@@ -15,25 +15,39 @@ import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 // changes nothing. A tombstoned item row is frozen as it was deleted (reads answer 404 for it); only its
 // upload goes on being recorded, e.g. the `UploadAborted` that cleans up an upload left open by a delete.
 
+/** The item events that change an upload's status (and the item's while it is live). */
+export type StatusEvent = Exclude<ItemEvent, ItemUploadStarted | AssetAttached>;
+
 export async function applyItemEvent(sql: Sql, event: ItemEvent, recorded: RecordedEvent): Promise<void> {
   switch (event.type) {
     case 'ItemUploadStarted':
       return uploadStarted(sql, event, recorded);
-    case 'UploadCompletionRequested':
-      return changeUploadStatus(sql, event.data.id, recorded, { status: 'processing', statusMessage: null });
-    case 'UploadFailed':
-      return changeUploadStatus(sql, event.data.id, recorded, {
-        status: 'failed',
-        statusMessage: event.data.statusMessage,
-      });
-    case 'UploadAborted':
-      return changeUploadStatus(sql, event.data.id, recorded, { status: 'aborted' });
-    case 'UploadExpired':
-      return changeUploadStatus(sql, event.data.id, recorded, { status: 'expired' });
-    case 'UploadCompleted':
-      return changeUploadStatus(sql, event.data.id, recorded, { status: 'ready', statusMessage: null });
     case 'AssetAttached':
       return assetAttached(sql, event, recorded);
+    case 'UploadCompletionRequested':
+    case 'UploadFailed':
+    case 'UploadAborted':
+    case 'UploadExpired':
+    case 'UploadCompleted':
+      return changeUploadStatus(sql, event.data.id, recorded, statusChangeOf(event));
+    default:
+      return exhausted(event);
+  }
+}
+
+/** What a status event changes: the same whether it is applied alone or in a run. */
+export function statusChangeOf(event: StatusEvent): StatusChange {
+  switch (event.type) {
+    case 'UploadCompletionRequested':
+      return { status: 'processing', statusMessage: null };
+    case 'UploadFailed':
+      return { status: 'failed', statusMessage: event.data.statusMessage };
+    case 'UploadAborted':
+      return { status: 'aborted' };
+    case 'UploadExpired':
+      return { status: 'expired' };
+    case 'UploadCompleted':
+      return { status: 'ready', statusMessage: null };
     default:
       return exhausted(event);
   }
@@ -43,7 +57,8 @@ function exhausted(event: never): never {
   throw new Error(`unhandled item event ${JSON.stringify(event)}`);
 }
 
-const uploadStartedInsert = placedInsertStatements({
+/** The insert of an item and its upload (`$8` on: its own columns, then the upload's). */
+export const uploadStartedInsert = placedInsertStatements({
   name: 'item',
   columns: [
     'kind',
@@ -86,39 +101,39 @@ const uploadStartedInsert = placedInsertStatements({
          WHERE EXISTS (SELECT 1 FROM inserted)
         ON CONFLICT (item_id) DO NOTHING
       )`,
+  ownValues: (row) => {
+    const { upload } = row;
+    if (!upload) throw new Error(`item ${row.id} comes without its upload`);
+    return [
+      row.title,
+      row.description,
+      row.links,
+      row.tags,
+      row.bbox,
+      row.geometry,
+      row.datetime,
+      row.startDatetime,
+      row.endDatetime,
+      row.properties,
+      row.version,
+      upload.uploadId,
+      upload.bucket,
+      upload.key,
+      upload.partSize,
+      upload.partCount,
+      upload.size,
+      upload.fileName,
+      upload.contentType,
+      upload.expiresAt,
+    ];
+  },
 });
 
-async function uploadStarted(sql: Sql, event: ItemUploadStarted, recorded: RecordedEvent): Promise<void> {
-  const { data } = event;
-  const { metadata, upload } = data;
-  // The bbox the client gave, else the geometry's: it is what the collection's extent and bbox searches use.
-  const bbox = metadata.bbox ?? (metadata.geometry ? bboxOfGeometry(metadata.geometry) : undefined) ?? null;
-  const revision = recorded.revision.toString();
-  await insertPlaced(sql, uploadStartedInsert, { ...data, occurredAt: recorded.metadata.occurredAt }, [
-    data.title,
-    data.description,
-    JSON.stringify(data.links),
-    JSON.stringify(metadata.tags),
-    bbox,
-    metadata.geometry ? JSON.stringify(metadata.geometry) : null,
-    metadata.datetime,
-    metadata.startDatetime,
-    metadata.endDatetime,
-    metadata.properties ? JSON.stringify(metadata.properties) : null,
-    revision,
-    upload.uploadId,
-    upload.bucket,
-    upload.key,
-    upload.partSize,
-    upload.partCount,
-    upload.size,
-    upload.fileName,
-    upload.contentType,
-    upload.expiresAt,
-  ]);
+function uploadStarted(sql: Sql, event: ItemUploadStarted, recorded: RecordedEvent): Promise<void> {
+  return insertPlaced(sql, uploadStartedInsert, newObjectRow(event, recorded));
 }
 
-interface StatusChange {
+export interface StatusChange {
   readonly status: Exclude<UploadStatus, 'uploading'>;
   /**
    * Why the upload failed; `null` clears an earlier failure's message. Left out, the message stays, as
@@ -128,7 +143,11 @@ interface StatusChange {
 }
 
 /** Statuses after which the upload is over: nothing more happens to it. */
-const endingStatuses: ReadonlySet<UploadStatus> = new Set<UploadStatus>(['ready', 'aborted', 'expired']);
+export const endingStatuses: ReadonlySet<UploadStatus> = new Set<UploadStatus>([
+  'ready',
+  'aborted',
+  'expired',
+]);
 
 /**
  * One round trip: the upload row, the item row while it is live, and, when the item has just become

@@ -1,5 +1,6 @@
 import { slugify, type CreatedAccess } from '@portal/domain';
 import type { Sql } from '../../projection.js';
+import type { NewObjectRow } from './new-object-row.js';
 import { assignSlug } from './slug-assignment.js';
 
 /**
@@ -15,6 +16,8 @@ export interface PlacedInsert {
   readonly values: readonly string[];
   /** Further data-modifying CTEs, run in the same statement; `inserted` names the new row (if any). */
   readonly alongside?: string;
+  /** The parameters from `$8` on, for a row. */
+  readonly ownValues: (row: NewObjectRow) => readonly unknown[];
 }
 
 interface Statement {
@@ -26,6 +29,7 @@ interface Statement {
 export interface PlacedInsertStatements {
   readonly firstTry: Statement;
   readonly byId: Statement;
+  readonly ownValues: (row: NewObjectRow) => readonly unknown[];
 }
 
 /**
@@ -83,7 +87,11 @@ export function placedInsertStatements(insert: PlacedInsert): PlacedInsertStatem
       SELECT (SELECT count(*) FROM parent)::int AS placed, (SELECT count(*) FROM inserted)::int AS inserted,
              EXISTS (SELECT 1 FROM portal_objects WHERE id = $1) AS existed`,
   });
-  return { firstTry: statement('any-unique-index'), byId: statement('primary-key') };
+  return {
+    firstTry: statement('any-unique-index'),
+    byId: statement('primary-key'),
+    ownValues: insert.ownValues,
+  };
 }
 
 export interface NewObject extends CreatedAccess {
@@ -93,19 +101,8 @@ export interface NewObject extends CreatedAccess {
   readonly occurredAt: string;
 }
 
-/**
- * Inserts the object with a slug unique among its live siblings (at root level: those of its
- * organization), once: a replayed create finds its row
- * and changes nothing. One round trip unless the plain slug is taken. `ownValues` are the parameters
- * from `$8` on.
- */
-export async function insertPlaced(
-  sql: Sql,
-  statements: PlacedInsertStatements,
-  object: NewObject,
-  ownValues: readonly unknown[],
-): Promise<void> {
-  const values = (slug: string): unknown[] => [
+function valuesOf(statements: PlacedInsertStatements, object: NewObjectRow, slug: string): unknown[] {
+  return [
     object.id,
     object.parentId,
     slug,
@@ -113,24 +110,44 @@ export async function insertPlaced(
     object.orgId,
     object.visibility,
     object.createdBy,
-    ...ownValues,
+    ...statements.ownValues(object),
   ];
-  const base = slugify(object.title);
+}
+
+/**
+ * Inserts the object with a slug unique among its live siblings (at root level: those of its
+ * organization), once: a replayed create finds its row and changes nothing. One round trip unless the
+ * plain slug is taken.
+ */
+export async function insertPlaced(
+  sql: Sql,
+  statements: PlacedInsertStatements,
+  object: NewObjectRow,
+): Promise<void> {
   // Most titles are unique among their siblings: try the plain slug first, look further only if refused.
   const first = await sql.query<{ placed: number; inserted: number; existed: boolean }>({
     ...statements.firstTry,
-    values: values(base),
+    values: valuesOf(statements, object, slugify(object.title)),
   });
   if (first.rows[0]?.placed !== 1) {
     throw new Error(`parent ${object.parentId} of ${object.id} is not in the read model`);
   }
   if (first.rows[0].inserted === 1 || first.rows[0].existed) return;
+  await insertWithFreeSlug(sql, statements, object);
+}
+
+/** Inserts the object whose plain slug a live sibling holds, with the first free candidate. */
+export async function insertWithFreeSlug(
+  sql: Sql,
+  statements: PlacedInsertStatements,
+  object: NewObjectRow,
+): Promise<void> {
   const slug = await assignSlug(sql, {
     parentId: object.parentId,
     orgId: object.orgId,
-    base,
+    base: slugify(object.title),
     objectId: object.id,
     current: null,
   });
-  await sql.query({ ...statements.byId, values: values(slug) });
+  await sql.query({ ...statements.byId, values: valuesOf(statements, object, slug) });
 }

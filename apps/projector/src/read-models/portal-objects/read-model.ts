@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
 import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent } from './handlers.js';
+import { applyPortalObjectRun } from './run.js';
+import { portalObjectFootprint } from './run-footprint.js';
 
 /** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
@@ -17,5 +19,9 @@ export const portalObjectsReadModel: ReadModel = {
       return;
     }
     await applyPortalObjectEvent(sql, event, recorded);
+  },
+  sets: {
+    footprint: portalObjectFootprint,
+    applyRun: (sql, events) => applyPortalObjectRun(sql, events),
   },
 };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { START, type Position } from '@portal/domain';
+import { formatPosition, START, type Position } from '@portal/domain';
 import { quoteIdentifier } from '../../sql-identifier.js';
 import type { Sql } from '../../projection.js';
 
@@ -72,4 +72,56 @@ export async function compareAndSetCheckpoint(
     ],
   );
   return result.rowCount === 1;
+}
+
+/** A string as an SQL literal, for the batch's own statements sent without parameters. */
+function literal(text: string): string {
+  if (text.includes('\0')) throw new Error('an SQL literal cannot hold a NUL character');
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function isQueryResultList(value: unknown): value is { rows: CheckpointRow[] }[] {
+  return Array.isArray(value);
+}
+
+/**
+ * Opens a batch transaction in one round trip: `BEGIN`, `search_path` on the read schema (and, when
+ * asked, a custom plan for every statement), and the checkpoint read and row-locked (see
+ * `lockCheckpoint`). Returns where the checkpoint stands. Several statements in one query cannot take
+ * parameters: every value here is a quoted identifier or literal.
+ */
+export async function openBatchTransaction(
+  sql: Sql,
+  options: { readonly schema: string; readonly name: string; readonly customPlans: boolean },
+): Promise<Position> {
+  const plans = options.customPlans ? 'SET LOCAL plan_cache_mode = force_custom_plan;' : '';
+  const results: unknown = await sql.query(
+    `BEGIN; SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public; ${plans}
+     SELECT commit_position::text, prepare_position::text FROM projection_checkpoints
+      WHERE name = ${literal(options.name)} FOR UPDATE`,
+  );
+  const row = isQueryResultList(results) ? results.at(-1)?.rows[0] : undefined;
+  if (!row) throw new Error(`checkpoint row "${options.name}" is missing: the read schema was not set up`);
+  return toPosition(row);
+}
+
+/**
+ * Closes a batch transaction in one round trip: moves the checkpoint from `expected` to `next` (raising
+ * if it is no longer at `expected`, which aborts the rest), notifies `channel` of the new position and
+ * commits. The notification is delivered on commit only.
+ */
+export async function commitBatchTransaction(
+  sql: Sql,
+  options: {
+    readonly name: string;
+    readonly expected: Position;
+    readonly next: Position;
+    readonly channel: string | null;
+  },
+): Promise<void> {
+  const { name, expected, next, channel } = options;
+  const advance = `SELECT projection_checkpoint_advance(${literal(name)}, ${expected.commit}, ${expected.prepare}, ${next.commit}, ${next.prepare})`;
+  const notify =
+    channel === null ? '' : `SELECT pg_notify(${literal(channel)}, ${literal(formatPosition(next))});`;
+  await sql.query(`${advance}; ${notify} COMMIT`);
 }
