@@ -1,7 +1,8 @@
+import { nameHash } from '@portal/platform';
+
 /**
  * PostgreSQL advisory locks are keyed by integers; every instance must derive the same key from the
- * same name, on every platform and version, so the key is a fixed hash computed here rather than
- * `hashtext()` (whose output PostgreSQL does not promise to keep).
+ * same name, so the key is a fixed hash of it (`nameHash`).
  */
 const projectorNamespace = 0x50524a54; // "PRJT": keeps our keys apart from other users of advisory locks
 
@@ -11,11 +12,6 @@ export interface AdvisoryLockKey {
 }
 
 export function advisoryLockKey(name: string): AdvisoryLockKey {
-  // FNV-1a, 32 bit, folded into the signed int4 range PostgreSQL expects.
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(name)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return { namespace: projectorNamespace, id: hash | 0 };
+  // Folded into the signed int4 range PostgreSQL expects.
+  return { namespace: projectorNamespace, id: nameHash(name) | 0 };
 }

@@ -17,3 +17,4 @@ export {
 } from './outbound-address.js';
 export { SecretBox, SecretBoxError, SECRET_KEY_BYTES } from './secret-box.js';
 export { openWebhookSecret, webhookSecretBox, webhookSecretContext } from './webhook-secret-key.js';
+export { nameHash } from './name-hash.js';

@@ -1,3 +1,5 @@
+import { nameHash } from '@portal/platform';
+
 /**
  * The ordering barrier of the PostgreSQL store depends only on transactions that append to it.
  *
@@ -6,9 +8,6 @@
  * as the barrier. A long transaction elsewhere in the cluster (another database, a migration, a bulk
  * load) holds no such lock and so never holds subscribers back, as the cluster-wide snapshot xmin
  * would. libs/eventstore/README.md ("The barrier") gives the argument why no committed event is ever skipped.
- *
- * Keys are fixed hashes computed here rather than `hashtext()`, whose output PostgreSQL does not promise
- * to keep: every process must derive the same key from the same schema name.
  */
 const appenderNamespace = 0x45565354; // "EVST": keeps our keys apart from other users of advisory locks
 
@@ -20,13 +19,8 @@ export interface AppenderLockKey {
 }
 
 export function appenderLockKey(schema: string): AppenderLockKey {
-  // FNV-1a, 32 bit, folded into the non-negative int4 range.
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(schema)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return { namespace: appenderNamespace, id: hash & 0x7fffffff };
+  // A fixed hash of the schema name (every process derives the same key), kept non-negative.
+  return { namespace: appenderNamespace, id: nameHash(schema) & 0x7fffffff };
 }
 
 /** Takes the schema's appender lock for the rest of the transaction; shared, so appenders never wait. */
