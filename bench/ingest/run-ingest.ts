@@ -1,7 +1,6 @@
 import { comparePositions, parsePosition, type Position } from '@portal/domain';
-import pg from 'pg';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
-import { analyzePeriodically } from '../support/periodic-analyze.js';
+import { analyzeDatabasePeriodically } from '../support/periodic-analyze.js';
 import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 import { runCreateLoad, type CreateSample, type IngestMode, type LoadPlan } from './create-load.js';
@@ -132,16 +131,7 @@ export async function runIngest(
   progress: (line: string) => void,
 ): Promise<IngestResult[]> {
   const arrivals = await ProjectionArrivals.listen(target.databaseUrl);
-  const analyzer = new pg.Pool({
-    connectionString: target.databaseUrl,
-    max: 1,
-    application_name: 'bench-analyze',
-  });
-  analyzer.on('error', () => undefined);
-  const stopAnalyzing =
-    options.analyzeEveryMs > 0
-      ? analyzePeriodically(analyzer, options.analyzeEveryMs)
-      : () => Promise.resolve();
+  const stopAnalyzing = analyzeDatabasePeriodically(target.databaseUrl, options.analyzeEveryMs);
   try {
     const credential = await pipelineKeyAt(target.baseUrl);
     const parentCatalogIds = await createParentCatalogs(
@@ -178,7 +168,6 @@ export async function runIngest(
     return results;
   } finally {
     await stopAnalyzing();
-    await analyzer.end();
     await arrivals.close();
   }
 }

@@ -1,9 +1,8 @@
 import { comparePositions, parsePosition, type Position } from '@portal/domain';
-import pg from 'pg';
 import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
 import { inGroups } from '../support/in-groups.js';
-import { analyzePeriodically } from '../support/periodic-analyze.js';
+import { analyzeDatabasePeriodically } from '../support/periodic-analyze.js';
 import { ProjectionArrivals } from '../support/projection-arrivals.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 import {
@@ -172,16 +171,7 @@ export async function runStructure(
   progress: (line: string) => void,
 ): Promise<StructureResult[]> {
   const arrivals = await ProjectionArrivals.listen(target.databaseUrl);
-  const analyzer = new pg.Pool({
-    connectionString: target.databaseUrl,
-    max: 1,
-    application_name: 'bench-analyze',
-  });
-  analyzer.on('error', () => undefined);
-  const stopAnalyzing =
-    options.analyzeEveryMs > 0
-      ? analyzePeriodically(analyzer, options.analyzeEveryMs)
-      : () => Promise.resolve();
+  const stopAnalyzing = analyzeDatabasePeriodically(target.databaseUrl, options.analyzeEveryMs);
   try {
     const organizations = await inGroups(options.organizations, SETUP_PARALLEL, (index) =>
       setUpOrganization(target.baseUrl, index),
@@ -211,7 +201,6 @@ export async function runStructure(
     return results;
   } finally {
     await stopAnalyzing();
-    await analyzer.end();
     await arrivals.close();
   }
 }

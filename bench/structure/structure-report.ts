@@ -1,5 +1,6 @@
 import type { CeilingResult } from '../pg-ceiling/run-pg-ceiling.js';
 import { printTable } from '../support/table.js';
+import { nearestCeiling } from '../support/comparison.js';
 import type { StructureResult } from './run-structure.js';
 
 export interface StructureComparison {
@@ -56,8 +57,7 @@ export function compareStructureWithCeiling(
   ceiling: readonly CeilingResult[],
 ): StructureComparison[] {
   return results.flatMap((run) => {
-    const distance = (clients: number) => Math.abs(Math.log(clients / run.clients));
-    const nearest = [...ceiling].sort((a, b) => distance(a.clients) - distance(b.clients))[0];
+    const nearest = nearestCeiling(ceiling, run.clients);
     if (!nearest) return [];
     return [
       {

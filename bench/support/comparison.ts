@@ -12,15 +12,22 @@ export interface CeilingComparison {
   readonly percentOfCeiling: number;
 }
 
+/** The ceiling measured with the client count nearest to `clients` (by ratio); none when nothing was measured. */
+export function nearestCeiling(
+  ceiling: readonly CeilingResult[],
+  clients: number,
+): CeilingResult | undefined {
+  const distance = (measured: number) => Math.abs(Math.log(measured / clients));
+  return [...ceiling].sort((a, b) => distance(a.clients) - distance(b.clients))[0];
+}
+
 /** Each ingest run beside the ceiling measured with the nearest client count. */
 export function compareWithCeiling(
   ingest: readonly IngestResult[],
   ceiling: readonly CeilingResult[],
 ): CeilingComparison[] {
   return ingest.flatMap((run) => {
-    const nearest = [...ceiling].sort(
-      (a, b) => Math.abs(Math.log(a.clients / run.clients)) - Math.abs(Math.log(b.clients / run.clients)),
-    )[0];
+    const nearest = nearestCeiling(ceiling, run.clients);
     if (!nearest) return [];
     return [
       {

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * Stands in for autovacuum's ANALYZE where the server runs with `autovacuum = off` (this machine's CI
@@ -24,5 +24,21 @@ export function analyzePeriodically(pool: pg.Pool, everyMs: number, target = '')
   return async () => {
     clearInterval(timer);
     await running;
+  };
+}
+
+/**
+ * `analyzePeriodically` over the whole database at `databaseUrl`, on a connection of its own; `everyMs`
+ * 0 (or less) never analyzes. Returns a function that stops it and closes that connection.
+ */
+export function analyzeDatabasePeriodically(databaseUrl: string, everyMs: number): () => Promise<void> {
+  if (everyMs <= 0) return () => Promise.resolve();
+  const analyzer = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'bench-analyze' });
+  // Idle connections die when a run drops the database; that is expected then.
+  analyzer.on('error', () => undefined);
+  const stop = analyzePeriodically(analyzer, everyMs);
+  return async () => {
+    await stop();
+    await analyzer.end();
   };
 }
