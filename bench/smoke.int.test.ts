@@ -154,6 +154,20 @@ const smokes: readonly Smoke[] = [
     },
   },
   {
+    script: 'bench/waiters.ts',
+    args: ['--waiters', '1,50', '--steps', '10', '--interval', '1'],
+    bench: 'waiters',
+    expected: {
+      runs: [1, 50].map((waiters) => ({
+        waiters,
+        steps: 10,
+        resolved: waiters,
+        timedOut: 0,
+        waiterMs: latency,
+      })),
+    },
+  },
+  {
     script: 'bench/projector-failover.ts',
     args: ['--failovers', '1', '--standby-retry-ms', '200'],
     bench: 'projector-failover',
