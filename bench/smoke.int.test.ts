@@ -154,6 +154,22 @@ const smokes: readonly Smoke[] = [
     },
   },
   {
+    script: 'bench/api-cpu.ts',
+    args: [
+      ...['--phases', 'create-async,patch,children', '--clients', '2', '--children', '20'],
+      ...['--duration-s', '0.25', '--warmup-s', '0', '--profile'],
+    ],
+    bench: 'api-cpu',
+    expected: {
+      phases: ['create-async', 'patch', 'children'].map((phase) => ({
+        phase,
+        failed: 0,
+        apiCpuMsPerRequest: rate,
+        profile: { busyMilliseconds: rate },
+      })),
+    },
+  },
+  {
     script: 'bench/waiters.ts',
     args: ['--waiters', '1,50', '--steps', '10', '--interval', '1'],
     bench: 'waiters',

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux everywhere that matters). */
 const TICKS_PER_SECOND = 100;
 
-function cpuSeconds(pid: number): number {
+/** User and system CPU seconds `pid` has used so far; NaN when it cannot be read. */
+export function cpuSeconds(pid: number): number {
   try {
     // Fields after the command's closing parenthesis: state is 3rd, utime the 14th, stime the 15th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
