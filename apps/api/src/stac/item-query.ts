@@ -71,10 +71,20 @@ export async function findVisibleItem(
   return result.rows[0] ?? null;
 }
 
+/**
+ * One collection is an equality, so its items are one ordered range of `portal_objects_stac_parent_time`
+ * (a page stops after `limit` rows); with `= ANY` of several the planner merges or sorts instead.
+ */
+function inCollections(collections: readonly string[], params: QueryParams): string {
+  const [only] = collections;
+  return collections.length === 1 && only !== undefined
+    ? `o.parent_id = ${params.add(only, 'uuid')}`
+    : `o.parent_id = ANY(${params.add(collections, 'uuid[]')})`;
+}
+
 function conditions(search: ItemSearch, principals: Principals, params: QueryParams): string[] | null {
   const where = [`o.kind = 'item'`, visibleObject('o', principals, params)];
-  if (search.collections !== null)
-    where.push(`o.parent_id = ANY(${params.add(search.collections, 'uuid[]')})`);
+  if (search.collections !== null) where.push(inCollections(search.collections, params));
   if (search.ids !== null) {
     // Ids are the portal's uuids: any other id names no item.
     const ids = search.ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
@@ -90,11 +100,14 @@ function conditions(search: ItemSearch, principals: Principals, params: QueryPar
     const { start, end } = search.interval;
     const startParam = start === null ? 'NULL::timestamptz' : params.add(start, 'timestamptz');
     const endParam = end === null ? 'NULL::timestamptz' : params.add(end, 'timestamptz');
-    // The range form lets the spatio-temporal GiST index answer both parts of a search at once; the
-    // plain comparisons let the time-ordered B-tree bound a search by time alone.
-    where.push(
-      `tstzrange(${itemStart('o')}, ${itemEnd('o')}, '[]') && tstzrange(${startParam}, ${endParam}, '[]')`,
-    );
+    // With an area, the range form lets the spatio-temporal GiST index answer both at once. Without,
+    // it is left out: the planner would take that index for a time alone and sort every match, where
+    // the time-ordered B-tree reads one page from the interval's end and stops (docs/stac.md).
+    if (search.area !== null) {
+      where.push(
+        `tstzrange(${itemStart('o')}, ${itemEnd('o')}, '[]') && tstzrange(${startParam}, ${endParam}, '[]')`,
+      );
+    }
     if (end !== null) where.push(`${itemStart('o')} <= ${endParam}`);
     if (start !== null) where.push(`${itemEnd('o')} >= ${startParam}`);
   }
