@@ -3,7 +3,7 @@
  * portal-objects read model and N synthetic items (1° scenes clustered around 200 centres, ten years
  * of datetimes, 20 collections), then runs EXPLAIN ANALYZE on the exact SQL `searchItems` writes for
  * each query shape. Drops the database afterwards.
- * Usage: N=200000 npx tsx bench/stac-explain.ts
+ * Usage: N=200000 npx tsx scripts/stac-explain.ts
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -11,8 +11,8 @@ import type { Pool } from '@portal/platform';
 import { bboxGeometry } from '../apps/api/src/stac/bbox.js';
 import { searchItems } from '../apps/api/src/stac/item-query.js';
 import type { ItemSearch } from '../apps/api/src/stac/item-search-request.js';
-import { createScratchDatabase } from './support/scratch-database.js';
-import { useTestServiceDefaults } from './support/services.js';
+import { createScratchDatabase } from '../bench/support/scratch-database.js';
+import { useTestServiceDefaults } from '../bench/support/services.js';
 
 const N = Number(process.env.N ?? 200_000);
 const schemaSql = readFileSync(
