@@ -168,6 +168,104 @@ async function freshItem(fixture: Fixture): Promise<string> {
   return created.body.portalItemId;
 }
 
+/** A search's status as a read of the fixture's item: 200 when it holds the item, else 404 (it is hidden). */
+function searchFound(response: JsonResponse): number {
+  if (response.status !== 200) return response.status;
+  const features = (response.body as { features: { id: string }[] }).features;
+  return features.some((feature) => feature.id === fixture.item) ? 200 : 404;
+}
+
+/** The STAC API: the fixture's org-visible objects are read like every other read (docs/stac.md). */
+const stacRows: readonly Row[] = [
+  {
+    method: 'GET',
+    template: '/api/v1/stac',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/conformance',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/conformance' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/collections' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/items',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/items` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/items/${f.item}` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/items/{itemId}',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/items/${f.item}` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/search',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/search?ids=${f.item}` }),
+    statusOf: searchFound,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1/stac/search',
+    rule: 'read',
+    success: 200,
+    // A read sent as a body: the session cookie needs no CSRF token for it.
+    request: (f) => ({ path: '/api/v1/stac/search', body: { ids: [f.item] } }),
+    statusOf: searchFound,
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/children',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/children' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/catalogs/{catalogId}',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/catalogs/${f.catalog}` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/catalogs/{catalogId}/children',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/catalogs/${f.catalog}/children` }),
+  },
+];
+
 const rows: readonly Row[] = [
   // The service itself
   { method: 'GET', template: '/', rule: 'open', success: 200, request: () => ({ path: '/' }) },
@@ -525,6 +623,7 @@ const rows: readonly Row[] = [
     success: 200,
     request: () => ({ path: '/api/auth/organization/list' }),
   },
+  ...stacRows,
 ];
 
 /**

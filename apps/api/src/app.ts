@@ -23,6 +23,7 @@ import { requestLogging } from './http/request-logging.js';
 import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
+import { stacRoutes } from './stac/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
@@ -60,6 +61,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(historyRoutes(deps));
   app.use(eventRoutes(deps));
   app.use(auditRoutes(deps));
+  app.use(stacRoutes(deps));
 
   app.use((req, _res, next) => {
     next(new HttpProblem(404, `no route for ${req.method} ${req.path}`, 'ROUTE_NOT_FOUND'));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findGeometryProblem, MAX_GEOMETRY_POSITIONS } from './geojson-problems.js';
 
-export { MAX_GEOMETRY_POSITIONS } from './geojson-problems.js';
+export { findGeometryProblem, MAX_GEOMETRY_POSITIONS } from './geojson-problems.js';
 
 /*
  * RFC 7946 geometries. `findGeometryProblem` decides and words every 400 (first problem only); the

@@ -27,3 +27,4 @@ export * from './history.js';
 export * from './events.js';
 export * from './webhooks.js';
 export * from './audit.js';
+export * from './stac.js';

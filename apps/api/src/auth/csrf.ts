@@ -12,6 +12,15 @@ export const CSRF_HEADER = 'x-csrf-token';
 const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /**
+ * POSTs that only read: STAC's item search sends its query as a body. A foreign page that makes a
+ * browser send one changes nothing and cannot read the answer (CORS), so no CSRF token is asked for.
+ */
+const READ_ONLY_POSTS: ReadonlySet<string> = new Set(['/api/v1/stac/search']);
+const isReadOnly = (req: { method: string; path: string }) =>
+  READ_METHODS.has(req.method) ||
+  (req.method === 'POST' && READ_ONLY_POSTS.has(req.path.replace(/\/+$/, '')));
+
+/**
  * A browser sends the session cookie with any request to the API, including one a foreign page makes it
  * send. So a write authenticated by the cookie alone must carry the session's CSRF token (which only
  * pages that may read the API can know) and, when the browser says where it comes from, an origin we
@@ -20,7 +29,7 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TR
  */
 export function csrfProtection(config: OriginSettings): RequestHandler {
   return (req, _res, next) => {
-    if (READ_METHODS.has(req.method)) {
+    if (isReadOnly(req)) {
       next();
       return;
     }

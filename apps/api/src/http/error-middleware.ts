@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { ConcurrencyError, DomainError, type DomainErrorCode } from '@portal/domain';
 import { isConnectionError, isInvalidDataError } from '@portal/platform';
 import { ObjectStoreRejectedError, ObjectStoreUnavailableError } from '@portal/uploads';
+import { STAC_PATH } from '../stac/stac-links.js';
 import { HttpProblem } from './problem.js';
 
 const statusOfDomainCode: Record<DomainErrorCode, number> = {
@@ -76,12 +77,18 @@ export function problemOf(error: unknown): HttpProblem | null {
   return null;
 }
 
+const isStacPath = (path: string) => path === STAC_PATH || path.startsWith(`${STAC_PATH}/`);
+
 /** Maps every error to the message object. Anything unexpected is a 500 with no internals in the body. */
 export const errorMiddleware: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const problem = problemOf(error);
   if (!problem) {
     req.log.error({ err: error }, 'unhandled error');
-    res.status(500).json({ message: 'internal error', code: 'INTERNAL' });
+    res.status(500).json({
+      message: 'internal error',
+      code: 'INTERNAL',
+      ...(isStacPath(req.path) ? { description: 'internal error' } : {}),
+    });
     return;
   }
   if (problem.status >= 500) req.log.warn({ err: error }, problem.message);
@@ -89,6 +96,10 @@ export const errorMiddleware: ErrorRequestHandler = (error: unknown, req, res, _
   res.status(problem.status).json({
     message: problem.message,
     ...(problem.code ? { code: problem.code } : {}),
+    // STAC clients read `code` and `description` (every STAC answer has a code: the status's name if none).
+    ...(isStacPath(req.path)
+      ? { code: problem.code ?? `HTTP_${problem.status}`, description: problem.message }
+      : {}),
     ...(problem.details ? { details: problem.details } : {}),
   });
 };

@@ -25,6 +25,8 @@ export function serviceRoutes(deps: ApiDependencies): Router {
             type: 'application/vnd.oai.openapi+json;version=3.1',
           },
           { rel: 'browser-root', href: `${base}/api/v1/browser/root`, type: 'application/json' },
+          // The STAC API's landing page: where a STAC client (pystac-client, STAC Browser) starts.
+          { rel: 'data', href: `${base}/api/v1/stac`, type: 'application/json', title: 'STAC API' },
           { rel: 'catalogs', href: `${base}/api/v1/portal/catalogs/`, type: 'application/json' },
           { rel: 'health', href: `${base}/health`, type: 'application/json' },
           { rel: 'ready', href: `${base}/health/ready`, type: 'application/json' },

@@ -8,6 +8,7 @@ import { portalRoutes } from './portal-routes.js';
 import type { JsonObject, Route } from './route.js';
 import { buildComponentSchemas, componentNameOf, schemaRef } from './schemas.js';
 import { serviceRoutes } from './service-routes.js';
+import { stacRoutes } from './stac-routes.js';
 import { uploadRoutes } from './upload-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import {
@@ -33,6 +34,7 @@ export const routes: readonly Route[] = [
   ...browserRoutes,
   ...authRoutes,
   ...webhookRoutes,
+  ...stacRoutes,
 ];
 
 const tags = [
@@ -48,6 +50,10 @@ const tags = [
   { name: 'audit', description: "The organization's audit trail, for its admins and owners." },
   { name: 'webhooks', description: "The organization's webhook endpoints and their deliveries." },
   { name: 'events', description: 'Changes as Server-Sent Events, resumable with `Last-Event-ID`.' },
+  {
+    name: 'stac',
+    description: 'STAC API 1.0: landing page, collections, items, item search, children (docs/stac.md).',
+  },
   { name: 'service', description: 'Service description, batch commands, health and this document.' },
 ];
 

@@ -12,7 +12,16 @@ export type RequestHeader = 'IfMatch' | 'IdempotencyKey' | 'Prefer' | 'XMinPosit
 export type ResponseHeader = 'XEventPosition' | 'ETag' | 'PreferenceApplied' | 'Location';
 
 export type PathParameter =
-  'PortalObjectId' | 'AssetId' | 'NodeId' | 'BrowserPath' | 'PrincipalType' | 'PrincipalId' | 'WebhookId';
+  | 'PortalObjectId'
+  | 'AssetId'
+  | 'NodeId'
+  | 'BrowserPath'
+  | 'PrincipalType'
+  | 'PrincipalId'
+  | 'WebhookId'
+  | 'CollectionId'
+  | 'ItemId'
+  | 'CatalogId';
 
 /** The later issue that brings a route the API does not serve yet; until then it answers 501. */
 export type PendingIssue = 'identity';

@@ -107,6 +107,19 @@ import {
   webhookListSchema,
   webhookSchema,
 } from '../webhooks.js';
+import {
+  stacCatalogSchema,
+  stacChildrenSchema,
+  stacCollectionSchema,
+  stacCollectionsSchema,
+  stacConformanceSchema,
+  stacErrorSchema,
+  stacItemCollectionSchema,
+  stacItemSchema,
+  stacLandingPageSchema,
+  stacLinkSchema,
+  stacSearchBodySchema,
+} from '../stac.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -141,6 +154,7 @@ export const requestSchemas: Record<string, z.ZodType> = {
   HasPermissionRequest: hasPermissionBodySchema,
   RegisterWebhookRequest: registerWebhookBodySchema,
   RotateWebhookSecretRequest: rotateWebhookSecretBodySchema,
+  StacSearchRequest: stacSearchBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */
@@ -221,6 +235,16 @@ export const responseSchemas: Record<string, z.ZodType> = {
   AuditPage: auditPageSchema,
   ChangeEvent: changeEventSchema,
   FeedReset: feedResetSchema,
+  StacLink: stacLinkSchema,
+  StacError: stacErrorSchema,
+  StacLandingPage: stacLandingPageSchema,
+  StacConformance: stacConformanceSchema,
+  StacCatalog: stacCatalogSchema,
+  StacCollection: stacCollectionSchema,
+  StacCollections: stacCollectionsSchema,
+  StacChildren: stacChildrenSchema,
+  StacItem: stacItemSchema,
+  StacItemCollection: stacItemCollectionSchema,
 };
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

@@ -56,6 +56,28 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
     description: 'Id of the webhook endpoint.',
     schema: uuidSchema,
   },
+  // STAC ids are strings: one that is not a portal id names nothing, a 404 rather than a 400.
+  CollectionId: {
+    name: 'collectionId',
+    in: 'path',
+    required: true,
+    description: 'Id of a collection (its portal id).',
+    schema: stringSchema,
+  },
+  ItemId: {
+    name: 'itemId',
+    in: 'path',
+    required: true,
+    description: 'Id of an item (its portal id).',
+    schema: stringSchema,
+  },
+  CatalogId: {
+    name: 'catalogId',
+    in: 'path',
+    required: true,
+    description: 'Id of a catalog (its portal id).',
+    schema: stringSchema,
+  },
 };
 
 export const headerParameters: Record<RequestHeader, JsonObject> = {

@@ -263,3 +263,20 @@ RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 THEN 'editor:' || org_id || '/user:' || created_by END
          ] || share_editors
 $$;
+
+-- STAC item search (docs/stac.md, with the plans). An item's time is its `datetime`, or its range
+-- `start_datetime`..`end_datetime`, or, when it has neither, its creation (STAC requires a time). Items
+-- are served newest first by the start of that time, then by id: a page is one range of the first two
+-- indexes (all items, or one parent's), walked from the previous page's last key. A search by area (and
+-- time) is one scan of the third, which holds the footprint and the time range together. The expressions
+-- are written exactly so in apps/api/src/stac/item-query.ts, or the planner would not match them.
+CREATE INDEX IF NOT EXISTS portal_objects_stac_time
+  ON portal_objects ((COALESCE(start_datetime, datetime, created_at)) DESC, id DESC)
+  WHERE deleted_at IS NULL AND kind = 'item';
+CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_time
+  ON portal_objects (parent_id, (COALESCE(start_datetime, datetime, created_at)) DESC, id DESC)
+  WHERE deleted_at IS NULL AND kind = 'item';
+CREATE INDEX IF NOT EXISTS portal_objects_stac_footprint_time
+  ON portal_objects USING gist (footprint, tstzrange(COALESCE(start_datetime, datetime, created_at),
+                                                     COALESCE(end_datetime, datetime, created_at), '[]'))
+  WHERE deleted_at IS NULL AND kind = 'item';

@@ -1,0 +1,102 @@
+import { STAC_VERSION, type StacCatalog, type StacCollection, type StacLink } from '@portal/contracts';
+import { extentOf } from '../collections/collection-record.js';
+import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links.js';
+
+/** Where a container sits: under a catalog, or at the root level (whose STAC parent is the landing page). */
+function parentLink(row: PortalObjectRow, urls: StacUrls): StacLink {
+  return {
+    rel: 'parent',
+    href: row.parent_id === null ? urls.root : urls.catalog(row.parent_id),
+    type: JSON_TYPE,
+  };
+}
+
+/** The collection's extent as STAC writes it (the same boxes and intervals, in mutable arrays). */
+function stacExtent(row: PortalObjectRow): StacCollection['extent'] {
+  const { spatial, temporal } = extentOf(row);
+  return {
+    spatial: { bbox: spatial.bbox.map((box) => [...box]) },
+    temporal: { interval: temporal.interval.map(([start, end]) => [start, end]) },
+  };
+}
+
+/** A portal collection as a STAC Collection: its extent given on create, else computed from its items. */
+export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: string): StacCollection {
+  return {
+    type: 'Collection',
+    stac_version: STAC_VERSION,
+    stac_extensions: [],
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    keywords: row.keywords ?? [],
+    license: row.license ?? 'other',
+    extent: stacExtent(row),
+    links: [
+      { rel: 'self', href: urls.collection(row.id), type: JSON_TYPE },
+      { rel: 'root', href: urls.root, type: JSON_TYPE },
+      parentLink(row, urls),
+      { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
+      ...row.links.map((link) => portalLink(link, baseUrl)),
+    ],
+  };
+}
+
+/** What a catalog links to besides itself: its children, and the items directly under it. */
+export interface CatalogContents {
+  readonly children: readonly PortalObjectRow[];
+  readonly itemIds: readonly string[];
+}
+
+/**
+ * A portal catalog as a STAC Catalog. With `contents`, the `child` and `item` links a client follows to
+ * browse; without (a catalog listed among others), only its own links.
+ */
+export function stacCatalog(
+  row: PortalObjectRow,
+  urls: StacUrls,
+  baseUrl: string,
+  contents?: CatalogContents,
+): StacCatalog {
+  return {
+    type: 'Catalog',
+    stac_version: STAC_VERSION,
+    stac_extensions: [],
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    links: [
+      { rel: 'self', href: urls.catalog(row.id), type: JSON_TYPE },
+      { rel: 'root', href: urls.root, type: JSON_TYPE },
+      parentLink(row, urls),
+      { rel: 'children', href: urls.catalogChildren(row.id), type: JSON_TYPE },
+      ...(contents?.children ?? []).map((child) => childLink(child, urls)),
+      ...(contents?.itemIds ?? []).map((id) => ({
+        rel: 'item',
+        href: urls.item(id, null),
+        type: GEOJSON_TYPE,
+      })),
+      ...row.links.map((link) => portalLink(link, baseUrl)),
+    ],
+  };
+}
+
+/** A `child` link to a catalog or a collection, titled as the object is. */
+export function childLink(row: PortalObjectRow, urls: StacUrls): StacLink {
+  return {
+    rel: 'child',
+    href: row.kind === 'collection' ? urls.collection(row.id) : urls.catalog(row.id),
+    type: JSON_TYPE,
+    title: row.title,
+  };
+}
+
+/** A child as the children endpoints list it: a Collection or a Catalog. */
+export function stacChild(
+  row: PortalObjectRow,
+  urls: StacUrls,
+  baseUrl: string,
+): StacCatalog | StacCollection {
+  return row.kind === 'collection' ? stacCollection(row, urls, baseUrl) : stacCatalog(row, urls, baseUrl);
+}

@@ -1,0 +1,68 @@
+import type { Pool } from '@portal/platform';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
+import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { keyTimeSql, type PageKey } from './search-token.js';
+
+/** Which containers a list holds: every collection, or the catalogs and collections under one parent. */
+export type ContainerScope =
+  { readonly kind: 'collections' } | { readonly kind: 'children'; readonly parentId: string | null };
+
+export interface ContainerRow extends PortalObjectRow {
+  readonly key_time: string;
+}
+
+/**
+ * A page of containers the caller may read, oldest first (creation time, then id), and whether more
+ * follow. Every collection is a range of `portal_objects_kind_created`; a node's children one of
+ * `portal_objects_parent_created` (the root level's too: `parent_id IS NULL` is an index condition).
+ */
+export async function listContainers(
+  pool: Pool,
+  scope: ContainerScope,
+  principals: Principals,
+  page: { readonly limit: number; readonly after: PageKey | null },
+): Promise<{ rows: ContainerRow[]; more: boolean }> {
+  const params = new QueryParams();
+  const where = [visibleObject('o', principals, params)];
+  if (scope.kind === 'collections') where.push(`o.kind = 'collection'`);
+  else {
+    where.push(`o.kind IN ('catalog', 'collection')`);
+    where.push(
+      scope.parentId === null ? 'o.parent_id IS NULL' : `o.parent_id = ${params.add(scope.parentId, 'uuid')}`,
+    );
+  }
+  if (page.after !== null) {
+    where.push(
+      `(o.created_at, o.id) > (${params.add(page.after.time, 'timestamptz')}, ${params.add(page.after.id, 'uuid')})`,
+    );
+  }
+  const result = await pool.query<ContainerRow>(
+    `SELECT ${visibleObjectColumns('o', principals, params)}, ${keyTimeSql('o.created_at')} AS key_time
+       FROM read.portal_objects o
+      WHERE ${where.join(' AND ')}
+      ORDER BY o.created_at, o.id
+      LIMIT ${params.add(page.limit + 1, 'int')}`,
+    params.values,
+  );
+  const more = result.rows.length > page.limit;
+  return { rows: more ? result.rows.slice(0, page.limit) : result.rows, more };
+}
+
+/** The ids (and kinds) of the live items directly under a catalog the caller may read, at most `limit`. */
+export async function directItemIds(
+  pool: Pool,
+  parentId: string,
+  principals: Principals,
+  limit: number,
+): Promise<string[]> {
+  const params = new QueryParams();
+  const result = await pool.query<{ id: string }>(
+    `SELECT o.id FROM read.portal_objects o
+      WHERE o.parent_id = ${params.add(parentId, 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}
+      ORDER BY o.created_at, o.id
+      LIMIT ${params.add(limit, 'int')}`,
+    params.values,
+  );
+  return result.rows.map((row) => row.id);
+}

@@ -1,0 +1,78 @@
+import type { StacItemCollection, StacLink } from '@portal/contracts';
+import type { Pool } from '@portal/platform';
+import { findAssetsOf } from '../read-model/asset-rows.js';
+import { stacItem } from './item-json.js';
+import type { ItemRow } from './item-query.js';
+import { encodeToken } from './search-token.js';
+import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
+
+/** How the page was asked for, so its `next` link asks the same way for what follows. */
+export type PageRequest =
+  | { readonly method: 'GET'; readonly url: string; readonly query: Readonly<Record<string, string>> }
+  | { readonly method: 'POST'; readonly url: string; readonly body: Readonly<Record<string, unknown>> };
+
+function withQuery(url: string, query: Readonly<Record<string, string>>): string {
+  const search = new URLSearchParams(query).toString();
+  return search === '' ? url : `${url}?${search}`;
+}
+
+/**
+ * `next` repeats the request with the token of the page's last item: the same query string for a GET;
+ * for a POST, the whole body with `token` set (`merge: false`: a client sends exactly that body).
+ */
+export function nextLink(request: PageRequest, token: string): StacLink {
+  if (request.method === 'GET') {
+    return {
+      rel: 'next',
+      href: withQuery(request.url, { ...request.query, token }),
+      type: GEOJSON_TYPE,
+      method: 'GET',
+    };
+  }
+  return {
+    rel: 'next',
+    href: request.url,
+    type: GEOJSON_TYPE,
+    method: 'POST',
+    body: { ...request.body, token },
+    merge: false,
+  };
+}
+
+function selfLink(request: PageRequest): StacLink {
+  return request.method === 'GET'
+    ? { rel: 'self', href: withQuery(request.url, request.query), type: GEOJSON_TYPE }
+    : { rel: 'self', href: request.url, type: GEOJSON_TYPE, method: 'POST', body: { ...request.body } };
+}
+
+/**
+ * A page of items as a GeoJSON FeatureCollection. `numberReturned` is given; `numberMatched` is not
+ * (optional in STAC): counting every match would cost what the page is built to avoid (docs/stac.md).
+ */
+export async function itemCollection(
+  pool: Pool,
+  page: { readonly rows: readonly ItemRow[]; readonly more: boolean },
+  request: PageRequest,
+  urls: StacUrls,
+  baseUrl: string,
+  extraLinks: readonly StacLink[] = [],
+): Promise<StacItemCollection> {
+  const assets = await findAssetsOf(
+    pool,
+    page.rows.map((row) => row.id),
+  );
+  const last = page.rows.at(-1);
+  return {
+    type: 'FeatureCollection',
+    features: page.rows.map((row) => stacItem(row, assets.get(row.id) ?? [], urls, baseUrl)),
+    links: [
+      selfLink(request),
+      { rel: 'root', href: urls.root, type: JSON_TYPE },
+      ...extraLinks,
+      ...(page.more && last !== undefined
+        ? [nextLink(request, encodeToken('items', { time: last.key_time, id: last.id }))]
+        : []),
+    ],
+    numberReturned: page.rows.length,
+  };
+}

@@ -1,0 +1,101 @@
+import { STAC_VERSION, type StacItem } from '@portal/contracts';
+import type { AssetRow } from '../read-model/asset-rows.js';
+import { bboxGeometry } from './bbox.js';
+import type { ItemRow } from './item-query.js';
+import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links.js';
+
+/** `file:size` on assets (the STAC file extension). */
+export const FILE_EXTENSION = 'https://stac-extensions.github.io/file/v2.1.0/schema.json';
+
+/**
+ * An item's uploaded files as STAC assets, keyed by file name (`data` when the upload gave none; a
+ * repeated key gets `-2`, `-3`…). The href is the portal's download, which answers a redirect to the
+ * object store for a caller who may read the item.
+ */
+function assetsOf(assets: readonly AssetRow[], baseUrl: string): StacItem['assets'] {
+  const result: StacItem['assets'] = {};
+  for (const asset of assets) {
+    const base = asset.file_name ?? 'data';
+    let key = base;
+    for (let n = 2; key in result; n += 1) key = `${base}-${n}`;
+    result[key] = {
+      href: `${baseUrl}/api/v1/portal/items/${asset.item_id}/assets/${asset.id}`,
+      ...(asset.content_type !== null && { type: asset.content_type }),
+      ...(asset.file_name !== null && { title: asset.file_name }),
+      roles: ['data'],
+      'file:size': Number(asset.size_bytes),
+    };
+  }
+  return result;
+}
+
+/**
+ * STAC's time fields: the instant, or the range with `datetime` null; an item with neither is dated
+ * by its creation, since STAC requires one (the search matches it by the same time: docs/stac.md).
+ */
+function timeProperties(row: ItemRow) {
+  if (row.start_datetime !== null && row.end_datetime !== null) {
+    return {
+      datetime: null,
+      start_datetime: row.start_datetime.toISOString(),
+      end_datetime: row.end_datetime.toISOString(),
+    };
+  }
+  return { datetime: (row.datetime ?? row.created_at).toISOString() };
+}
+
+/** The geometry and bbox: as given; from the bbox alone, its rectangle (two across the antimeridian). */
+function footprintOf(row: ItemRow): Pick<StacItem, 'geometry' | 'bbox'> {
+  const bbox = row.bbox ?? row.footprint_bbox;
+  if (row.geometry !== null) return { geometry: row.geometry, ...(bbox !== null && { bbox }) };
+  if (row.bbox !== null && row.bbox.length === 4) {
+    const [west = 0, south = 0, east = 0, north = 0] = row.bbox;
+    return { geometry: bboxGeometry([west, south, east, north]), bbox: row.bbox };
+  }
+  return { geometry: null };
+}
+
+/**
+ * The STAC Item of a row. Properties keep every field as the portal stored them; the STAC fields
+ * (time, title, description, created, updated) are the item's own and win over a property of that name.
+ */
+export function stacItem(
+  row: ItemRow,
+  assets: readonly AssetRow[],
+  urls: StacUrls,
+  baseUrl: string,
+): StacItem {
+  const collectionId = row.parent_kind === 'collection' ? row.parent_id : null;
+  const parent =
+    row.parent_id === null || row.parent_kind === null
+      ? urls.root
+      : row.parent_kind === 'collection'
+        ? urls.collection(row.parent_id)
+        : urls.catalog(row.parent_id);
+  return {
+    type: 'Feature',
+    stac_version: STAC_VERSION,
+    stac_extensions: assets.length > 0 ? [FILE_EXTENSION] : [],
+    id: row.id,
+    ...footprintOf(row),
+    properties: {
+      ...row.properties,
+      title: row.title,
+      ...(row.description !== null && { description: row.description }),
+      ...timeProperties(row),
+      created: row.created_at.toISOString(),
+      updated: row.updated_at.toISOString(),
+    },
+    links: [
+      { rel: 'self', href: urls.item(row.id, collectionId), type: GEOJSON_TYPE },
+      { rel: 'root', href: urls.root, type: JSON_TYPE },
+      { rel: 'parent', href: parent, type: JSON_TYPE },
+      ...(collectionId === null
+        ? []
+        : [{ rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE }]),
+      ...row.links.map((link) => portalLink(link, baseUrl)),
+    ],
+    assets: assetsOf(assets, baseUrl),
+    ...(collectionId !== null && { collection: collectionId }),
+  };
+}

@@ -1,0 +1,149 @@
+import type { Link } from '@portal/domain';
+import type { Pool } from '@portal/platform';
+import { isUuid } from '@portal/domain';
+import { QueryParams } from '../browser/query-params.js';
+import { visibleObject, type Principals } from '../browser/visibility.js';
+import type { ItemSearch } from './item-search-request.js';
+import { keyTimeSql, type PageKey } from './search-token.js';
+
+/**
+ * The item time expressions, exactly as the read model's STAC indexes are declared (schema.sql of the
+ * portal-objects read model): the start of the item's time and its end. An item with neither `datetime`
+ * nor a range is dated by its creation.
+ */
+const itemStart = (alias: string) =>
+  `COALESCE(${alias}.start_datetime, ${alias}.datetime, ${alias}.created_at)`;
+const itemEnd = (alias: string) => `COALESCE(${alias}.end_datetime, ${alias}.datetime, ${alias}.created_at)`;
+
+/**
+ * A condition a later part of the search adds (the CQL2 `filter`): it binds its values through `params`
+ * and answers SQL over the item row `o`, never pasting a value into the text.
+ */
+export type ItemCondition = (params: QueryParams) => string;
+
+/** One item as the search reads it, and the key its page continues from. */
+export interface ItemRow {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly parent_id: string | null;
+  /** The parent's kind when the caller may read it (`null` otherwise: no link to it then). */
+  readonly parent_kind: 'catalog' | 'collection' | null;
+  /** The footprint's [west, south, east, north], for items that have a geometry but no bbox. */
+  readonly footprint_bbox: number[] | null;
+  readonly status: string;
+  readonly geometry: Record<string, unknown> | null;
+  readonly bbox: number[] | null;
+  readonly datetime: Date | null;
+  readonly start_datetime: Date | null;
+  readonly end_datetime: Date | null;
+  readonly properties: Record<string, unknown> | null;
+  readonly links: Link[];
+  readonly tags: string[];
+  readonly created_at: Date;
+  readonly updated_at: Date;
+  readonly key_time: string;
+}
+
+/** What an item's STAC JSON is built from (with `p`, its parent when visible). */
+const itemColumns = `o.id, o.title, o.description, o.parent_id, p.kind AS parent_kind, o.status, o.geometry,
+       o.bbox, CASE WHEN o.footprint IS NOT NULL
+                    THEN ARRAY[ST_XMin(o.footprint), ST_YMin(o.footprint), ST_XMax(o.footprint), ST_YMax(o.footprint)]
+               END AS footprint_bbox,
+       o.datetime, o.start_datetime, o.end_datetime, o.properties, o.links, o.tags, o.created_at, o.updated_at,
+       ${keyTimeSql(itemStart('o'))} AS key_time`;
+
+/** One item the caller may read, by id; `null` when missing, deleted, hidden or not an item. */
+export async function findVisibleItem(
+  pool: Pool,
+  id: string,
+  principals: Principals,
+): Promise<ItemRow | null> {
+  if (!isUuid(id)) return null;
+  const params = new QueryParams();
+  const result = await pool.query<ItemRow>(
+    `SELECT ${itemColumns}
+       FROM read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+      WHERE o.id = ${params.add(id.toLowerCase(), 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+    params.values,
+  );
+  return result.rows[0] ?? null;
+}
+
+/**
+ * One collection is an equality, so its items are one ordered range of `portal_objects_stac_parent_time`
+ * (a page stops after `limit` rows); with `= ANY` of several the planner merges or sorts instead.
+ */
+function inCollections(collections: readonly string[], params: QueryParams): string {
+  const [only] = collections;
+  return collections.length === 1 && only !== undefined
+    ? `o.parent_id = ${params.add(only, 'uuid')}`
+    : `o.parent_id = ANY(${params.add(collections, 'uuid[]')})`;
+}
+
+function conditions(search: ItemSearch, principals: Principals, params: QueryParams): string[] | null {
+  const where = [`o.kind = 'item'`, visibleObject('o', principals, params)];
+  if (search.collections !== null) where.push(inCollections(search.collections, params));
+  if (search.ids !== null) {
+    // Ids are the portal's uuids: any other id names no item.
+    const ids = search.ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
+    if (ids.length === 0) return null;
+    where.push(`o.id = ANY(${params.add(ids, 'uuid[]')})`);
+  }
+  if (search.area !== null) {
+    // ST_MakeValid: a self-crossing polygon still means an area; GEOS would raise on it instead.
+    const area = `ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(${params.add(JSON.stringify(search.area), 'text')}), 4326))`;
+    where.push(`ST_Intersects(o.footprint, ${area})`);
+  }
+  if (search.interval !== null) {
+    const { start, end } = search.interval;
+    const startParam = start === null ? 'NULL::timestamptz' : params.add(start, 'timestamptz');
+    const endParam = end === null ? 'NULL::timestamptz' : params.add(end, 'timestamptz');
+    // With an area, the range form lets the spatio-temporal GiST index answer both at once. Without,
+    // it is left out: the planner would take that index for a time alone and sort every match, where
+    // the time-ordered B-tree reads one page from the interval's end and stops (docs/stac.md).
+    if (search.area !== null) {
+      where.push(
+        `tstzrange(${itemStart('o')}, ${itemEnd('o')}, '[]') && tstzrange(${startParam}, ${endParam}, '[]')`,
+      );
+    }
+    if (end !== null) where.push(`${itemStart('o')} <= ${endParam}`);
+    if (start !== null) where.push(`${itemEnd('o')} >= ${startParam}`);
+  }
+  return where;
+}
+
+function afterKey(after: PageKey, params: QueryParams): string {
+  return `(${itemStart('o')}, o.id) < (${params.add(after.time, 'timestamptz')}, ${params.add(after.id, 'uuid')})`;
+}
+
+/**
+ * One page of the items a search matches that the caller may read, newest first, and whether more
+ * follow. Reads `limit + 1` rows to know that, never counts: the cost of a page does not grow with the
+ * number of matches nor with how deep the page is.
+ */
+export async function searchItems(
+  pool: Pool,
+  search: ItemSearch,
+  principals: Principals,
+  extra: readonly ItemCondition[] = [],
+): Promise<{ rows: ItemRow[]; more: boolean }> {
+  const params = new QueryParams();
+  const where = conditions(search, principals, params);
+  if (where === null) return { rows: [], more: false };
+  for (const condition of extra) where.push(`(${condition(params)})`);
+  if (search.after !== null) where.push(afterKey(search.after, params));
+  const limit = params.add(search.limit + 1, 'int');
+  const result = await pool.query<ItemRow>(
+    `SELECT ${itemColumns}
+       FROM read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+      WHERE ${where.join('\n        AND ')}
+      ORDER BY ${itemStart('o')} DESC, o.id DESC
+      LIMIT ${limit}`,
+    params.values,
+  );
+  const more = result.rows.length > search.limit;
+  return { rows: more ? result.rows.slice(0, search.limit) : result.rows, more };
+}

@@ -1,0 +1,103 @@
+import { findGeometryProblem, STAC_DEFAULT_LIMIT, STAC_MAX_IDS, STAC_MAX_LIMIT } from '@portal/contracts';
+import type { StacSearchBody } from '@portal/contracts';
+import { bboxGeometry, parseBbox, parseBboxText } from './bbox.js';
+import { parseDatetime, type TimeInterval } from './datetime-interval.js';
+import { decodeToken, type PageKey } from './search-token.js';
+import { badParameter } from './stac-problem.js';
+
+/** One item search, whichever way it came (GET query, POST body, a collection's items). */
+export interface ItemSearch {
+  /** The area to intersect footprints with (from `bbox` or `intersects`), as GeoJSON. */
+  readonly area: Record<string, unknown> | null;
+  readonly interval: TimeInterval | null;
+  readonly ids: readonly string[] | null;
+  readonly collections: readonly string[] | null;
+  readonly limit: number;
+  readonly after: PageKey | null;
+}
+
+/** The values of a GET, as the query string gives them (repeated parameters are refused). */
+export type SearchQuery = Readonly<Partial<Record<keyof StacSearchBody, string>>>;
+
+function parseLimit(value: number | undefined): number {
+  if (value === undefined) return STAC_DEFAULT_LIMIT;
+  if (!Number.isInteger(value) || value < 1 || value > STAC_MAX_LIMIT) {
+    throw badParameter('limit', `must be an integer from 1 to ${STAC_MAX_LIMIT}`, 'INVALID_LIMIT');
+  }
+  return value;
+}
+
+export function parseLimitText(text: string | undefined): number {
+  if (text === undefined) return STAC_DEFAULT_LIMIT;
+  if (!/^\d{1,9}$/.test(text.trim())) {
+    throw badParameter('limit', `must be an integer from 1 to ${STAC_MAX_LIMIT}`, 'INVALID_LIMIT');
+  }
+  return parseLimit(Number(text));
+}
+
+/** A list of ids: a comma-separated string or an array of strings, never empty, bounded. */
+function idList(name: string, value: string | readonly string[] | undefined): readonly string[] | null {
+  if (value === undefined) return null;
+  const list = (typeof value === 'string' ? value.split(',') : value).map((id) => id.trim());
+  if (list.length === 0 || list.some((id) => id === '')) {
+    throw badParameter(name, 'must list ids, none of them empty');
+  }
+  if (list.length > STAC_MAX_IDS) throw badParameter(name, `must list at most ${STAC_MAX_IDS} ids`);
+  return [...new Set(list)];
+}
+
+function parseIntersectsText(text: string): Record<string, unknown> {
+  let geometry: unknown;
+  try {
+    geometry = JSON.parse(text);
+  } catch {
+    throw badParameter('intersects', 'must be a GeoJSON geometry as JSON text', 'INVALID_GEOMETRY');
+  }
+  const problem = findGeometryProblem(geometry);
+  if (problem !== undefined) {
+    const where = problem.path.length > 0 ? ` (at ${problem.path.map(String).join('.')})` : '';
+    throw badParameter('intersects', `${problem.message}${where}`, 'INVALID_GEOMETRY');
+  }
+  return geometry as Record<string, unknown>;
+}
+
+function area(
+  bbox: Record<string, unknown> | null,
+  intersects: Record<string, unknown> | null,
+): Record<string, unknown> | null {
+  // STAC: "bbox and intersects are mutually exclusive"; quietly preferring one would answer another question.
+  if (bbox !== null && intersects !== null) {
+    throw badParameter('intersects', 'must not be given together with bbox', 'INVALID_PARAMETER');
+  }
+  return bbox ?? intersects;
+}
+
+/** A GET search (or a collection's items, with `collections` set by the path). */
+export function searchFromQuery(query: SearchQuery): ItemSearch {
+  return {
+    area: area(
+      query.bbox === undefined ? null : bboxGeometry(parseBboxText(query.bbox)),
+      query.intersects === undefined ? null : parseIntersectsText(query.intersects),
+    ),
+    interval: query.datetime === undefined ? null : parseDatetime(query.datetime),
+    ids: idList('ids', query.ids),
+    collections: idList('collections', query.collections),
+    limit: parseLimitText(query.limit),
+    after: query.token === undefined ? null : decodeToken('items', query.token),
+  };
+}
+
+/** A POST search, its body already checked against the contract's schema (geometry included). */
+export function searchFromBody(body: StacSearchBody): ItemSearch {
+  return {
+    area: area(
+      body.bbox === undefined ? null : bboxGeometry(parseBbox(body.bbox)),
+      (body.intersects as Record<string, unknown> | undefined) ?? null,
+    ),
+    interval: body.datetime === undefined ? null : parseDatetime(body.datetime),
+    ids: idList('ids', body.ids),
+    collections: idList('collections', body.collections),
+    limit: parseLimit(body.limit),
+    after: body.token === undefined ? null : decodeToken('items', body.token),
+  };
+}

@@ -1,0 +1,190 @@
+import type { Request, Router } from 'express';
+import { stacItemsQuerySchema, stacListQuerySchema, type StacLink } from '@portal/contracts';
+import { isUuid } from '@portal/domain';
+import { requireFound } from '@portal/commands';
+import { principalsOf } from '../auth/caller.js';
+import type { ApiDependencies } from '../dependencies.js';
+import { baseUrlOf } from '../http/base-url.js';
+import { apiRouter, route } from '../http/routes.js';
+import { parseInput } from '../http/validate.js';
+import { findAssetsOf } from '../read-model/asset-rows.js';
+import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { conformsTo } from './conformance.js';
+import { directItemIds, listContainers, type ContainerScope } from './container-query.js';
+import { stacCatalog, stacChild, stacCollection } from './container-json.js';
+import { itemCollection } from './item-collection.js';
+import { stacItem } from './item-json.js';
+import { findVisibleItem, searchItems } from './item-query.js';
+import { parseLimitText, searchFromQuery } from './item-search-request.js';
+import { landingPage } from './landing-page.js';
+import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
+import { decodeToken, encodeToken } from './search-token.js';
+import { GEOJSON_TYPE, JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
+
+/** A path parameter as the route declared it (express types a wildcard's value as an array). */
+function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** How many `child` (and `item`) links one catalog page writes; the children endpoints page the rest. */
+export const MAX_CATALOG_LINKS = 1000;
+
+/** STAC API 1.0 over the read model (docs/stac.md): the same visibility as every other read. */
+export function stacRoutes(deps: ApiDependencies): Router {
+  const router = apiRouter();
+  const context = (req: Request) => {
+    const baseUrl = baseUrlOf(req, deps.config);
+    return { baseUrl, urls: stacUrls(baseUrl), principals: principalsOf(req) };
+  };
+  /** A visible object of one kind by the path's id; anything else (a malformed id too) is a 404. */
+  const containerOf = async (id: string, kind: 'catalog' | 'collection', principals: string[]) =>
+    requireFound(
+      isUuid(id) ? await findVisibleObject(deps.pool, id.toLowerCase(), principals, kind) : null,
+      `${kind} ${id}`,
+    );
+
+  /** A page of containers in `scope` (collections, or children), with `self`, `root` and `next`. */
+  const containerPage = async (req: Request, scope: ContainerScope, selfUrl: string) => {
+    const query = parseInput(stacListQuerySchema, req.query, 'query');
+    const { urls, baseUrl, principals } = context(req);
+    const limit = parseLimitText(query.limit);
+    const after = query.token === undefined ? null : decodeToken('containers', query.token);
+    const page = await listContainers(deps.pool, scope, principals, { limit, after });
+    const last = page.rows.at(-1);
+    const links: StacLink[] = [
+      { rel: 'self', href: selfUrl, type: JSON_TYPE },
+      { rel: 'root', href: urls.root, type: JSON_TYPE },
+    ];
+    if (page.more && last !== undefined) {
+      const token = encodeToken('containers', { time: last.key_time, id: last.id });
+      const next = new URLSearchParams({
+        ...(query.limit === undefined ? {} : { limit: query.limit }),
+        token,
+      });
+      links.push({ rel: 'next', href: `${selfUrl}?${next.toString()}`, type: JSON_TYPE });
+    }
+    return { rows: page.rows, links, urls, baseUrl };
+  };
+
+  route(router, STAC_PATH, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const page = await listContainers(deps.pool, { kind: 'children', parentId: null }, principals, {
+        limit: MAX_CATALOG_LINKS,
+        after: null,
+      });
+      res.json(landingPage(urls, page.rows));
+    },
+  });
+  route(router, `${STAC_PATH}/conformance`, {
+    get: (_req, res) => {
+      res.json({ conformsTo: [...conformsTo] });
+    },
+  });
+
+  route(router, `${STAC_PATH}/collections`, {
+    get: async (req, res) => {
+      const { urls } = context(req);
+      const page = await containerPage(req, { kind: 'collections' }, urls.collections);
+      res.json({
+        collections: page.rows.map((row) => stacCollection(row, page.urls, page.baseUrl)),
+        links: page.links,
+        numberReturned: page.rows.length,
+      });
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId`, {
+    get: async (req, res) => {
+      const { urls, baseUrl, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      res.json(stacCollection(row, urls, baseUrl));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/items`, {
+    get: async (req, res) => {
+      const { urls, baseUrl, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
+      const search = { ...searchFromQuery(query), collections: [collection.id] };
+      const page = await searchItems(deps.pool, search, principals);
+      const { token: _token, ...rest } = query;
+      const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
+      const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
+      res
+        .type(GEOJSON_TYPE)
+        .json(await itemCollection(deps.pool, page, request, urls, baseUrl, [collectionLink]));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
+    get: async (req, res) => {
+      const { urls, baseUrl, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const itemId = pathParam(req, 'itemId');
+      const row = await findVisibleItem(deps.pool, itemId, principals);
+      const inCollection = row !== null && row.parent_id === collection.id ? row : null;
+      const item = requireFound(inCollection, `item ${itemId} in collection ${collection.id}`);
+      const assets = await findAssetsOf(deps.pool, [item.id]);
+      res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
+    },
+  });
+  route(router, `${STAC_PATH}/items/:itemId`, {
+    get: async (req, res) => {
+      const { urls, baseUrl, principals } = context(req);
+      const itemId = pathParam(req, 'itemId');
+      const item = requireFound(await findVisibleItem(deps.pool, itemId, principals), `item ${itemId}`);
+      const assets = await findAssetsOf(deps.pool, [item.id]);
+      res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
+    },
+  });
+
+  route(router, `${STAC_PATH}/search`, {
+    get: async (req, res) => {
+      res.type(GEOJSON_TYPE).json(await searchByGet(deps, req));
+    },
+    post: async (req, res) => {
+      res.type(GEOJSON_TYPE).json(await searchByPost(deps, req));
+    },
+  });
+
+  route(router, `${STAC_PATH}/children`, {
+    get: async (req, res) => {
+      const { urls } = context(req);
+      const page = await containerPage(req, { kind: 'children', parentId: null }, urls.children);
+      res.json({
+        children: page.rows.map((row) => stacChild(row, page.urls, page.baseUrl)),
+        links: page.links,
+      });
+    },
+  });
+  route(router, `${STAC_PATH}/catalogs/:catalogId`, {
+    get: async (req, res) => {
+      const { urls, baseUrl, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const [children, itemIds] = await Promise.all([
+        listContainers(deps.pool, { kind: 'children', parentId: row.id }, principals, {
+          limit: MAX_CATALOG_LINKS,
+          after: null,
+        }),
+        directItemIds(deps.pool, row.id, principals, MAX_CATALOG_LINKS),
+      ]);
+      res.json(stacCatalog(row, urls, baseUrl, { children: children.rows, itemIds }));
+    },
+  });
+  route(router, `${STAC_PATH}/catalogs/:catalogId/children`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const page = await containerPage(
+        req,
+        { kind: 'children', parentId: row.id },
+        urls.catalogChildren(row.id),
+      );
+      res.json({
+        children: page.rows.map((child) => stacChild(child, page.urls, page.baseUrl)),
+        links: page.links,
+      });
+    },
+  });
+  return router;
+}

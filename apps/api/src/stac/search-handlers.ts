@@ -1,0 +1,75 @@
+import type { Request } from 'express';
+import { isUuid } from '@portal/domain';
+import { stacSearchBodySchema, stacSearchQuerySchema, type StacItemCollection } from '@portal/contracts';
+import { principalsOf } from '../auth/caller.js';
+import type { ApiDependencies } from '../dependencies.js';
+import { baseUrlOf } from '../http/base-url.js';
+import { parseInput } from '../http/validate.js';
+import { findVisibleObjects } from '../read-model/portal-object-rows.js';
+import { itemCollection, type PageRequest } from './item-collection.js';
+import { searchItems } from './item-query.js';
+import { searchFromBody, searchFromQuery, type ItemSearch } from './item-search-request.js';
+import { badParameter } from './stac-problem.js';
+import { stacUrls } from './stac-links.js';
+
+/**
+ * Every collection a search names must be one the caller may read: an unknown one answers 400 (a typo
+ * would otherwise look like an empty result). Hidden and missing collections get the same answer.
+ */
+async function checkCollections(deps: ApiDependencies, search: ItemSearch, req: Request): Promise<void> {
+  if (search.collections === null) return;
+  const wellFormed = search.collections.filter((id) => isUuid(id));
+  const found = await findVisibleObjects(deps.pool, wellFormed, principalsOf(req));
+  const collections = new Set(found.filter((row) => row.kind === 'collection').map((row) => row.id));
+  const unknown = search.collections.filter((id) => !collections.has(id.toLowerCase()));
+  if (unknown.length > 0) {
+    throw badParameter(
+      'collections',
+      `no such collection: ${unknown.slice(0, 10).join(', ')}`,
+      'UNKNOWN_COLLECTION',
+    );
+  }
+}
+
+function withCanonicalCollections(search: ItemSearch): ItemSearch {
+  return search.collections === null
+    ? search
+    : { ...search, collections: search.collections.map((id) => id.toLowerCase()) };
+}
+
+async function runSearch(
+  deps: ApiDependencies,
+  req: Request,
+  search: ItemSearch,
+  request: PageRequest,
+): Promise<StacItemCollection> {
+  await checkCollections(deps, search, req);
+  const page = await searchItems(deps.pool, withCanonicalCollections(search), principalsOf(req));
+  const baseUrl = baseUrlOf(req, deps.config);
+  return itemCollection(deps.pool, page, request, stacUrls(baseUrl), baseUrl);
+}
+
+/** `GET /api/v1/stac/search`. */
+export async function searchByGet(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
+  const query = parseInput(stacSearchQuerySchema, req.query, 'query');
+  const search = searchFromQuery(query);
+  const { token: _token, ...rest } = query;
+  const urls = stacUrls(baseUrlOf(req, deps.config));
+  return runSearch(deps, req, search, { method: 'GET', url: urls.search, query: definedOnly(rest) });
+}
+
+/** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
+export async function searchByPost(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
+  const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
+  const search = searchFromBody(body);
+  const { token: _token, ...rest } = body;
+  const urls = stacUrls(baseUrlOf(req, deps.config));
+  return runSearch(deps, req, search, { method: 'POST', url: urls.search, body: rest });
+}
+
+/** The given values of a parsed query (zod leaves absent ones out already; this narrows the type). */
+export function definedOnly(query: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}

@@ -1,0 +1,49 @@
+import type { Link } from '@portal/domain';
+import { absoluteHref } from '../http/base-url.js';
+
+/**
+ * Where each STAC resource lives, as absolute URLs from the service's base (`PUBLIC_BASE_URL`, or the
+ * local address in development: http/base-url.ts). Every STAC link is written through these.
+ */
+export const STAC_PATH = '/api/v1/stac';
+export const JSON_TYPE = 'application/json';
+export const GEOJSON_TYPE = 'application/geo+json';
+export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
+export interface StacUrls {
+  readonly root: string;
+  readonly conformance: string;
+  readonly collections: string;
+  readonly search: string;
+  readonly children: string;
+  readonly serviceDesc: string;
+  collection(id: string): string;
+  items(collectionId: string): string;
+  item(id: string, collectionId: string | null): string;
+  catalog(id: string): string;
+  catalogChildren(id: string): string;
+}
+
+export function stacUrls(baseUrl: string): StacUrls {
+  const root = `${baseUrl}${STAC_PATH}`;
+  return {
+    root,
+    conformance: `${root}/conformance`,
+    collections: `${root}/collections`,
+    search: `${root}/search`,
+    children: `${root}/children`,
+    serviceDesc: `${baseUrl}/api/v1/openapi.json`,
+    collection: (id) => `${root}/collections/${id}`,
+    items: (collectionId) => `${root}/collections/${collectionId}/items`,
+    // An item outside any collection (directly under a catalog) has no OGC Features path: its own.
+    item: (id, collectionId) =>
+      collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
+    catalog: (id) => `${root}/catalogs/${id}`,
+    catalogChildren: (id) => `${root}/catalogs/${id}/children`,
+  };
+}
+
+/** A link of the portal object's own `links`, with its href made absolute. */
+export function portalLink(link: Link, baseUrl: string) {
+  return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
+}

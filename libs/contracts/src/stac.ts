@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { geometrySchema } from './geojson.js';
+
+/**
+ * STAC API 1.0 under `/api/v1/stac` (docs/stac.md): the response shapes written from the STAC API and
+ * OGC API Features specifications, and the item search request. Objects are loose where STAC lets
+ * extensions add fields; the API always sends at least what these require.
+ */
+
+export const STAC_VERSION = '1.0.0';
+/** Items per page when the client gives no `limit`, and the most it may ask for. */
+export const STAC_DEFAULT_LIMIT = 10;
+export const STAC_MAX_LIMIT = 1000;
+/** How many ids or collections one search may name. */
+export const STAC_MAX_IDS = 1000;
+
+export const stacLinkSchema = z.looseObject({
+  href: z.string().meta({ description: 'Absolute URL.' }),
+  rel: z.string(),
+  type: z.string().exactOptional(),
+  title: z.string().exactOptional(),
+  method: z.enum(['GET', 'POST']).exactOptional().meta({ description: 'On `next` links of POST searches.' }),
+  body: z
+    .record(z.string(), z.unknown())
+    .exactOptional()
+    .meta({ description: 'The request body to POST for the next page (the whole body: `merge` is false).' }),
+  merge: z.boolean().exactOptional(),
+});
+export type StacLink = z.infer<typeof stacLinkSchema>;
+
+/** What every STAC error carries: STAC clients read `code` and `description`, this service's clients `message`. */
+export const stacErrorSchema = z.object({
+  code: z.string(),
+  description: z.string(),
+  message: z.string(),
+});
+
+const stacCommon = {
+  stac_version: z.literal(STAC_VERSION),
+  stac_extensions: z.array(z.string()),
+  id: z.string(),
+  title: z.string().exactOptional(),
+  description: z.string(),
+  links: z.array(stacLinkSchema),
+};
+
+export const stacCatalogSchema = z.looseObject({ type: z.literal('Catalog'), ...stacCommon });
+export type StacCatalog = z.infer<typeof stacCatalogSchema>;
+
+export const stacLandingPageSchema = z.looseObject({
+  type: z.literal('Catalog'),
+  ...stacCommon,
+  conformsTo: z.array(z.string()).meta({ description: 'The conformance classes the API implements.' }),
+});
+
+export const stacConformanceSchema = z.object({ conformsTo: z.array(z.string()) });
+
+const stacBboxSchema = z.array(z.number()).min(4).max(6);
+
+export const stacCollectionSchema = z.looseObject({
+  type: z.literal('Collection'),
+  ...stacCommon,
+  keywords: z.array(z.string()).exactOptional(),
+  license: z.string(),
+  extent: z.object({
+    spatial: z.object({ bbox: z.array(stacBboxSchema).min(1) }),
+    temporal: z.object({ interval: z.array(z.tuple([z.string().nullable(), z.string().nullable()])).min(1) }),
+  }),
+});
+export type StacCollection = z.infer<typeof stacCollectionSchema>;
+
+export const stacCollectionsSchema = z.object({
+  collections: z.array(stacCollectionSchema),
+  links: z.array(stacLinkSchema),
+  numberReturned: z.int().nonnegative(),
+});
+
+export const stacChildrenSchema = z.object({
+  children: z.array(z.union([stacCatalogSchema, stacCollectionSchema])),
+  links: z.array(stacLinkSchema),
+});
+
+export const stacAssetSchema = z.looseObject({
+  href: z.string(),
+  type: z.string().exactOptional(),
+  title: z.string().exactOptional(),
+  roles: z.array(z.string()).exactOptional(),
+});
+
+export const stacItemSchema = z.looseObject({
+  type: z.literal('Feature'),
+  stac_version: z.literal(STAC_VERSION),
+  stac_extensions: z.array(z.string()),
+  id: z.string(),
+  geometry: z.record(z.string(), z.unknown()).nullable(),
+  bbox: stacBboxSchema.exactOptional(),
+  properties: z.looseObject({
+    datetime: z.string().nullable(),
+    start_datetime: z.string().exactOptional(),
+    end_datetime: z.string().exactOptional(),
+  }),
+  links: z.array(stacLinkSchema),
+  assets: z.record(z.string(), stacAssetSchema),
+  collection: z.string().exactOptional().meta({ description: 'Absent for items directly under a catalog.' }),
+});
+export type StacItem = z.infer<typeof stacItemSchema>;
+
+export const stacItemCollectionSchema = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(stacItemSchema),
+  links: z.array(stacLinkSchema),
+  numberReturned: z.int().nonnegative(),
+});
+export type StacItemCollection = z.infer<typeof stacItemCollectionSchema>;
+
+const limitDescription = `Items per page, 1 to ${STAC_MAX_LIMIT}; ${STAC_DEFAULT_LIMIT} when absent.`;
+const tokenDescription = 'The opaque token of a `next` link: continues the same search after its last item.';
+const datetimeDescription =
+  'RFC 3339 instant (`2024-01-31T12:00:00Z`), closed interval (`a/b`) or open interval (`../b`, `a/..`): items whose datetime, or start..end range, meets it.';
+const bboxDescription =
+  'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
+
+/**
+ * `GET /api/v1/stac/search` and a collection's items: every value a string, checked by the API. Strict:
+ * OGC API Features answers 400 to a parameter it does not define, rather than ignore a filter.
+ */
+export const stacSearchQuerySchema = z.strictObject({
+  bbox: z.string().exactOptional().meta({ description: bboxDescription }),
+  datetime: z.string().exactOptional().meta({ description: datetimeDescription }),
+  intersects: z.string().exactOptional().meta({ description: 'A GeoJSON geometry, as JSON text.' }),
+  ids: z.string().exactOptional().meta({ description: 'Comma-separated item ids.' }),
+  collections: z.string().exactOptional().meta({ description: 'Comma-separated collection ids.' }),
+  limit: z.string().exactOptional().meta({ description: limitDescription }),
+  token: z.string().exactOptional().meta({ description: tokenDescription }),
+});
+
+/** `GET …/collections/{collectionId}/items`: the OGC API Features subset of the search. */
+export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
+  bbox: true,
+  datetime: true,
+  limit: true,
+  token: true,
+});
+
+/** A page of collections or children. */
+export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
+
+/** `POST /api/v1/stac/search`. The API checks each value and answers 400 naming the first bad one. */
+export const stacSearchBodySchema = z.strictObject({
+  bbox: z.array(z.number()).exactOptional().meta({ description: bboxDescription }),
+  datetime: z.string().exactOptional().meta({ description: datetimeDescription }),
+  intersects: geometrySchema.exactOptional(),
+  ids: z.array(z.string()).exactOptional(),
+  collections: z
+    .union([z.array(z.string()), z.string()])
+    .exactOptional()
+    .meta({ description: 'Collection ids: an array, or one string (a comma-separated list).' }),
+  limit: z.int().exactOptional().meta({ description: limitDescription }),
+  token: z.string().exactOptional().meta({ description: tokenDescription }),
+});
+export type StacSearchBody = z.infer<typeof stacSearchBodySchema>;

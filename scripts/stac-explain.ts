@@ -1,0 +1,120 @@
+/**
+ * The plans of the STAC item search (docs/stac.md shows them): seeds a scratch database with the
+ * portal-objects read model and N synthetic items (1° scenes clustered around 200 centres, ten years
+ * of datetimes, 20 collections), then runs EXPLAIN ANALYZE on the exact SQL `searchItems` writes for
+ * each query shape. Drops the database afterwards.
+ * Usage: N=200000 npx tsx scripts/stac-explain.ts
+ */
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import type { Pool } from '@portal/platform';
+import { bboxGeometry } from '../apps/api/src/stac/bbox.js';
+import { searchItems } from '../apps/api/src/stac/item-query.js';
+import type { ItemSearch } from '../apps/api/src/stac/item-search-request.js';
+import { createScratchDatabase } from '../bench/support/scratch-database.js';
+import { useTestServiceDefaults } from '../bench/support/services.js';
+
+const N = Number(process.env.N ?? 200_000);
+const schemaSql = readFileSync(
+  new URL('../apps/projector/src/read-models/portal-objects/schema.sql', import.meta.url),
+  'utf8',
+);
+const collectionId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+async function seed(db: pg.Client): Promise<void> {
+  await db.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  await db.query('CREATE SCHEMA read');
+  await db.query('SET search_path = read, public');
+  await db.query(schemaSql);
+  await db.query(`INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at)
+    SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'collection', 'ready', 'c' || g,
+           'c' || g, 1, 1, now(), now()
+      FROM generate_series(1, 20) g`);
+  await db.query(
+    `INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at,
+                                 parent_id, bbox, footprint, datetime, properties)
+     SELECT gen_random_uuid(), 'item', 'ready', 'i' || g, 'i' || g, 2, 1, now(), now(),
+            ('00000000-0000-4000-8000-' || lpad(to_hex(1 + g % 20), 12, '0'))::uuid,
+            ARRAY[x, y, x + 1, y + 1], ST_MakeEnvelope(x, y, x + 1, y + 1, 4326),
+            timestamptz '2015-01-01' + (random() * 3650) * interval '1 day',
+            jsonb_build_object('eo:cloud_cover', round(random() * 100))
+       FROM (SELECT g, least(178, greatest(-180, cx + (random() - 0.5) * 20)) AS x,
+                    least(88, greatest(-90, cy + (random() - 0.5) * 10)) AS y
+               FROM (SELECT g, (hashint4(g % 200) % 170)::float AS cx, (hashint4(g % 200 + 7) % 70)::float AS cy
+                       FROM generate_series(1, $1::int) g) centres) scenes`,
+    [N],
+  );
+  await db.query('ANALYZE portal_objects');
+}
+
+/** The statement `searchItems` would send, without sending it. */
+async function statementOf(search: ItemSearch): Promise<{ text: string; values: unknown[] }> {
+  let statement = { text: '', values: [] as unknown[] };
+  const capture = {
+    query: (text: string, values: unknown[]) => {
+      statement = { text, values };
+      return Promise.resolve({ rows: [] });
+    },
+  };
+  await searchItems(capture as unknown as Pool, search, ['public']);
+  return statement;
+}
+
+function shapes(box: [number, number, number, number]): [string, ItemSearch][] {
+  const none: ItemSearch = {
+    area: null,
+    interval: null,
+    ids: null,
+    collections: null,
+    limit: 100,
+    after: null,
+  };
+  const year = { start: '2020-01-01T00:00:00.000Z', end: '2020-12-31T23:59:59.000Z' };
+  return [
+    ['all items, first page', none],
+    ['one collection', { ...none, collections: [collectionId(3)] }],
+    ['two collections', { ...none, collections: [collectionId(3), collectionId(4)] }],
+    ['bbox 5°×5° + one year', { ...none, area: bboxGeometry(box), interval: year }],
+    ['bbox 5°×5° alone', { ...none, area: bboxGeometry(box) }],
+    ['whole-world bbox', { ...none, area: bboxGeometry([-180, -90, 180, 90]) }],
+    ['one year alone', { ...none, interval: year }],
+    [
+      'one collection + one year, a later page',
+      {
+        ...none,
+        collections: [collectionId(3)],
+        interval: year,
+        after: { time: '2020-06-01T00:00:00.000000Z', id: collectionId(0) },
+      },
+    ],
+  ];
+}
+
+useTestServiceDefaults();
+const database = await createScratchDatabase('bench_stac_explain');
+const db = new pg.Client({ connectionString: database.url });
+try {
+  await db.connect();
+  await seed(db);
+  // A 5°×5° box around a cluster of scenes.
+  const corner = await db.query<{ x: number; y: number }>(
+    `SELECT ST_XMin(footprint) AS x, ST_YMin(footprint) AS y FROM read.portal_objects WHERE kind = 'item' LIMIT 1`,
+  );
+  const { x = 0, y = 0 } = corner.rows[0] ?? {};
+  const box: [number, number, number, number] = [
+    Math.max(-180, x - 2.5),
+    Math.max(-90, y - 2.5),
+    Math.min(180, x + 2.5),
+    Math.min(90, y + 2.5),
+  ];
+  console.log(`${N} items; box ${box.map((value) => value.toFixed(2)).join(',')}`);
+  for (const [title, search] of shapes(box)) {
+    const { text, values } = await statementOf(search);
+    const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
+    console.log(`\n### ${title}\n`);
+    console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));
+  }
+} finally {
+  await db.end();
+  await database.drop();
+}
