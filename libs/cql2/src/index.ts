@@ -6,3 +6,7 @@ export { parseCql2Text } from './parse-text.js';
 export { parseCql2Json } from './parse-json.js';
 export { printCql2Text } from './print-text.js';
 export { printCql2Json } from './print-json.js';
+export { cql2ToSql } from './to-sql.js';
+export type { Queryable, QueryableResolver, QueryableType } from './queryables.js';
+export { evaluateCql2 } from './evaluate.js';
+export type { Cql2Record } from './evaluate.js';
