@@ -197,7 +197,7 @@ class SqlTranslator {
         const right = this.value(node.right, 'number', true);
         return (
           `(SELECT CASE WHEN ${supported('v')} THEN v END FROM ` +
-          `(SELECT ${arithmeticSql[node.op]} AS v FROM (SELECT (${left})::float8 AS l, (${right})::float8 AS r) AS operands) AS result)`
+          `(SELECT CASE WHEN l IS NULL OR r IS NULL THEN NULL ELSE ${arithmeticSql[node.op]} END AS v FROM (SELECT (${left})::float8 AS l, (${right})::float8 AS r) AS operands) AS result)`
         );
       }
       case 'casei':
@@ -327,18 +327,25 @@ class SqlTranslator {
     }
   }
 
-  /** [start, end] of a temporal operand as timestamptz SQL. */
-  private interval(node: Cql2Node): [string, string] {
+  /**
+   * [start, end] of a temporal operand as timestamptz SQL, built on demand: a relation that reads only
+   * one end must not push a parameter for the other (PostgreSQL cannot type an unused parameter).
+   */
+  private interval(node: Cql2Node): [() => string, () => string] {
     switch (node.kind) {
       case 'timestamp':
       case 'date':
-        return [this.bound(node, 'start'), this.bound(node, 'end')];
+        return [() => this.bound(node, 'start'), () => this.bound(node, 'end')];
       case 'interval':
-        return [this.bound(node.start, 'start'), this.bound(node.end, 'end')];
+        this.bound(node.start, 'start', true);
+        this.bound(node.end, 'end', true);
+        return [() => this.bound(node.start, 'start'), () => this.bound(node.end, 'end')];
       case 'property': {
         const queryable = this.queryable(node.name);
-        if (queryable.interval) return [`(${queryable.interval.start})`, `(${queryable.interval.end})`];
-        return [this.bound(node, 'start'), this.bound(node, 'end')];
+        const { interval } = queryable;
+        if (interval) return [() => `(${interval.start})`, () => `(${interval.end})`];
+        this.bound(node, 'start', true);
+        return [() => this.bound(node, 'start'), () => this.bound(node, 'end')];
       }
       case 'function':
         throw unsupportedFunction(node.name);
@@ -368,7 +375,9 @@ class SqlTranslator {
   }
 
   /** One end of an instant or interval; a date covers its whole day (UTC). */
-  private bound(node: IntervalBound, side: 'start' | 'end'): string {
+  /** With `checkOnly`, validates the bound (throwing type errors) without pushing parameters. */
+  private bound(node: IntervalBound, side: 'start' | 'end', checkOnly = false): string {
+    if (checkOnly && node.kind !== 'property' && node.kind !== 'function') return '';
     switch (node.kind) {
       case 'unbounded':
         return side === 'start' ? "'-infinity'::timestamptz" : "'infinity'::timestamptz";
@@ -398,9 +407,15 @@ class SqlTranslator {
   private temporal(op: keyof typeof temporalRelations, left: Cql2Node, right: Cql2Node): string {
     const [s1, e1] = this.interval(left);
     const [s2, e2] = this.interval(right);
-    const ends = { s1, e1, s2, e2 };
+    const builders = { s1, e1, s2, e2 };
+    const built = new Map<string, string>();
+    const end = (name: keyof typeof builders): string => {
+      const sql = built.get(name) ?? builders[name]();
+      built.set(name, sql);
+      return sql;
+    };
     const relation = temporalRelations[op];
-    const parts = relation.comparisons.map(([a, cmp, b]) => `${ends[a]} ${cmp} ${ends[b]}`);
+    const parts = relation.comparisons.map(([a, cmp, b]) => `${end(a)} ${cmp} ${end(b)}`);
     return `(${parts.join(relation.combine === 'all' ? ' AND ' : ' OR ')})`;
   }
 
