@@ -10,3 +10,5 @@ export { cql2ToSql } from './to-sql.js';
 export type { Queryable, QueryableResolver, QueryableType } from './queryables.js';
 export { evaluateCql2 } from './evaluate.js';
 export type { Cql2Record } from './evaluate.js';
+export { CQL2_FILTER_CRS, parseCql2Filter } from './filter-request.js';
+export type { Cql2FilterRequest } from './filter-request.js';
