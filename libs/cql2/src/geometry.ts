@@ -1,10 +1,16 @@
 import type { Geometry, Position } from './ast.js';
+import { MAX_CQL2_DEPTH } from './limits.js';
 
 /**
  * Why a GeoJSON geometry is unusable as a CQL2 literal (filter-crs is EPSG:4326: longitude, latitude),
  * or undefined. Counts positions into `counter` for the coordinates limit.
  */
-export function geometryProblem(value: unknown, counter: { positions: number }): string | undefined {
+export function geometryProblem(
+  value: unknown,
+  counter: { positions: number },
+  depth = 0,
+): string | undefined {
+  if (depth > MAX_CQL2_DEPTH) return `geometry collections nest deeper than ${MAX_CQL2_DEPTH} levels`;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'a geometry must be an object';
   const geometry = value as { type?: unknown; coordinates?: unknown; geometries?: unknown };
@@ -21,7 +27,7 @@ export function geometryProblem(value: unknown, counter: { positions: number }):
     case 'MultiPolygon':
       return listProblem(geometry.coordinates, (rings) => ringsProblem(rings, counter));
     case 'GeometryCollection':
-      return listProblem(geometry.geometries, (member) => geometryProblem(member, counter));
+      return listProblem(geometry.geometries, (member) => geometryProblem(member, counter, depth + 1));
     default:
       return `unknown geometry type ${JSON.stringify(geometry.type)}`;
   }
@@ -101,4 +107,12 @@ export function bboxGeometry(values: readonly number[]): Geometry {
       ],
     ],
   };
+}
+
+/** A copy holding only `type` and `coordinates`/`geometries` (GeoJSON may carry `bbox`, `crs`, …). */
+export function plainGeometry(geometry: Geometry): Geometry {
+  if (geometry.type === 'GeometryCollection') {
+    return { type: geometry.type, geometries: geometry.geometries.map(plainGeometry) };
+  }
+  return { type: geometry.type, coordinates: structuredClone(geometry.coordinates) } as Geometry;
 }

@@ -10,6 +10,7 @@ import type {
   TemporalOp,
 } from './ast.js';
 import { Cql2Error } from './errors.js';
+import { geometryProblem, plainGeometry } from './geometry.js';
 import { MAX_CQL2_DEPTH } from './limits.js';
 import { dateMicros, timestampMicros } from './literals.js';
 import { checkSize, isBooleanOperand, shapeProblem } from './shape.js';
@@ -87,7 +88,9 @@ function convert(value: unknown, path: string, depth: number): Cql2Node {
     return make(path, { kind: 'bbox', values: values.map((n: number) => (n === 0 ? 0 : n)) });
   }
   if (typeof value.type === 'string' && geometryTypes.has(value.type)) {
-    return make(path, { kind: 'geometry', geometry: value as unknown as Geometry });
+    const problem = geometryProblem(value, { positions: 0 });
+    if (problem) fail(path, problem);
+    return { kind: 'geometry', geometry: plainGeometry(value as unknown as Geometry) };
   }
   if (isObject(value.function) && keys.length === 1) {
     // The function form of the 2022 drafts: { "function": { "name": ..., "args": [...] } }.

@@ -113,6 +113,19 @@ describe('limits are errors, not crashes', () => {
     expect(jsonError(value)).toContain('nests deeper');
   });
 
+  it('refuses geometry collections nested deeper than the limit in JSON', () => {
+    let geometry: unknown = { type: 'Point', coordinates: [0, 0] };
+    for (let i = 0; i < 100_000; i += 1) geometry = { type: 'GeometryCollection', geometries: [geometry] };
+    expect(jsonError({ op: 's_intersects', args: [{ property: 'g' }, geometry] })).toContain('nest deeper');
+  });
+
+  it('keeps only the geometry members of a GeoJSON literal', () => {
+    const point = { type: 'Point', coordinates: [1, 2], bbox: [1, 2, 1, 2], crs: 'x' };
+    expect(parseCql2Json({ op: 's_intersects', args: [{ property: 'g' }, point] })).toEqual(
+      parseCql2Text('S_INTERSECTS(g, POINT(1 2))'),
+    );
+  });
+
   it('refuses more nodes than the limit', () => {
     const text = Array.from({ length: MAX_CQL2_NODES }, (_, i) => `a = ${i}`).join(' OR ');
     expect(textError(text).message).toContain(`more than ${MAX_CQL2_NODES} nodes`);
