@@ -13,6 +13,7 @@ export interface Token {
 // marks, ':', '_' and '.' (so `eo:cloud_cover` and `properties.sat:orbit` are single names).
 const identifierStart = /[\p{L}:_]/u;
 const identifierPart = /[\p{L}\p{N}\p{M}:_.\u203F\u2040]/u;
+const numberPattern = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const twoCharPunct = new Set(['<>', '<=', '>=']);
 const oneCharPunct = new Set(['=', '<', '>', '(', ')', ',', '+', '-', '*', '/', '%', '^']);
 
@@ -53,7 +54,8 @@ export function tokenize(text: string): Token[] {
       tokens.push({ type: char === "'" ? 'string' : 'quoted', value, offset: start });
       continue;
     }
-    const number = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(index, index + 400));
+    numberPattern.lastIndex = index;
+    const number = (char >= '0' && char <= '9') || char === '.' ? numberPattern.exec(text) : null;
     if (number) {
       index += number[0].length;
       tokens.push({ type: 'number', value: number[0], offset: start });

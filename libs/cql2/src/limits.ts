@@ -3,7 +3,8 @@
  * an exhausted process or a runaway query. Sized for real clients: hand-written filters and a footprint
  * polygon of a few thousand vertices.
  */
-export const MAX_CQL2_TEXT_LENGTH = 100_000;
+/** Room for a polygon at the coordinates limit written with full double precision (~40 characters each). */
+export const MAX_CQL2_TEXT_LENGTH = 500_000;
 /** Nesting of expressions, parentheses, function arguments and arrays. */
 export const MAX_CQL2_DEPTH = 40;
 /** Nodes of the tree (each literal, property, operator and function counts one). */
