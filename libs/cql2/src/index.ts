@@ -1,0 +1,14 @@
+export * from './ast.js';
+export { Cql2Error } from './errors.js';
+export type { Cql2Position } from './errors.js';
+export * from './limits.js';
+export { parseCql2Text } from './parse-text.js';
+export { parseCql2Json } from './parse-json.js';
+export { printCql2Text } from './print-text.js';
+export { printCql2Json } from './print-json.js';
+export { cql2ToSql } from './to-sql.js';
+export type { Queryable, QueryableResolver, QueryableType } from './queryables.js';
+export { evaluateCql2 } from './evaluate.js';
+export type { Cql2Record } from './evaluate.js';
+export { CQL2_FILTER_CRS, parseCql2Filter } from './filter-request.js';
+export type { Cql2FilterRequest } from './filter-request.js';

@@ -1,0 +1,32 @@
+import { arrayOps, spatialOps, temporalOps } from './ast.js';
+
+/** Words with a meaning of their own in CQL2 text (matched case-insensitively); as property names they need double quotes. */
+export const reservedWords = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  'LIKE',
+  'BETWEEN',
+  'IN',
+  'IS',
+  'NULL',
+  'TRUE',
+  'FALSE',
+  'CASEI',
+  'ACCENTI',
+  'TIMESTAMP',
+  'DATE',
+  'INTERVAL',
+  'BBOX',
+  'POINT',
+  'LINESTRING',
+  'POLYGON',
+  'MULTIPOINT',
+  'MULTILINESTRING',
+  'MULTIPOLYGON',
+  'GEOMETRYCOLLECTION',
+  'DIV',
+  ...spatialOps.map((op) => op.toUpperCase()),
+  ...temporalOps.map((op) => op.toUpperCase()),
+  ...arrayOps.map((op) => op.toUpperCase()),
+]);
