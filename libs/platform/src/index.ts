@@ -27,6 +27,6 @@ export {
   observePools,
   startMetricsServer,
   type MetricsServer,
+  Registry,
   type MetricsServerOptions,
-  type Registry,
 } from './metrics/index.js';

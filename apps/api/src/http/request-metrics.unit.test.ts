@@ -48,7 +48,10 @@ interface Observed {
 async function countsOf(registry: Registry): Promise<Observed[]> {
   const metric = await registry.getSingleMetric('portal_http_request_duration_seconds')?.get();
   return (metric?.values ?? [])
-    .filter((value) => value.metricName === 'portal_http_request_duration_seconds_count')
+    .filter(
+      (value) =>
+        (value as { metricName?: string }).metricName === 'portal_http_request_duration_seconds_count',
+    )
     .map(({ labels, value }) => ({ labels: labels as Record<string, string | number>, value }));
 }
 
