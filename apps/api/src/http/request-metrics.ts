@@ -46,8 +46,8 @@ export function requestMetrics(registry: Registry): RequestHandler {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  // One child per label combination, found by one string key: cheaper than prom-client hashing a
-  // label object on every observation.
+  // One child per label combination, found by one string key: no label object is built per request
+  // (prom-client still checks the child's labels in each observation, about a microsecond).
   const children = new Map<string, Histogram.Internal<'method' | 'route' | 'status_code'>>();
   const childOf = (
     method: string,
