@@ -16,6 +16,12 @@ export interface AppProcess {
  * benchmark's database. Its pino lines are read for its whole life (an undrained pipe would block it);
  * error lines go to stderr, and `onLine` sees every entry.
  */
+const FREE_METRICS_PORTS = {
+  METRICS_PORT: '0',
+  PROJECTOR_METRICS_PORT: '0',
+  UPLOAD_WORKER_METRICS_PORT: '0',
+};
+
 export function startApp(
   script: string,
   env: NodeJS.ProcessEnv,
@@ -23,7 +29,8 @@ export function startApp(
 ): AppProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    // Free metrics ports: a benchmark may run beside an `npm start` holding the default ones.
+    env: { ...process.env, ...FREE_METRICS_PORTS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr.pipe(process.stderr);

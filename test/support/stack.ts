@@ -10,6 +10,8 @@ import pg from 'pg';
  */
 export interface Stack {
   readonly baseUrl: string;
+  /** `http://127.0.0.1:<port>/metrics` of each app's metrics listener (each on a free port). */
+  readonly metricsUrls: Readonly<Record<AppName, string>>;
   readonly databaseUrl: string;
   /**
    * Runs one of the service's command-line scripts (e.g. `apps/projector/src/rebuild.ts`) to its end,
@@ -18,6 +20,8 @@ export interface Stack {
   runScript(script: string, extraEnv?: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
+
+export type AppName = 'api' | 'projector' | 'uploadWorker';
 
 /** The stacks' JWT key; tests mint expired tokens with it (support/tokens.ts). */
 export const E2E_JWT_SECRET = 'e2e-only-jwt-secret-0123456789abcdef';
@@ -73,13 +77,17 @@ const ERROR_LEVEL = 50;
  * Reads a child's pino lines for the process's life (an undrained stdout pipe would block it once
  * full), passes errors on to the test's stderr, and hands every entry to `onEntry`.
  */
-function readLogs(
-  child: ChildProcess,
-  onEntry: (entry: { msg?: string; port?: number }) => void = () => undefined,
-): void {
+interface LogEntry {
+  readonly level?: number;
+  readonly msg?: string;
+  readonly port?: number;
+  readonly metricsPort?: number;
+}
+
+function readLogs(child: ChildProcess, onEntry: (entry: LogEntry) => void = () => undefined): void {
   const lines = createInterface({ input: child.stdout ?? process.stdin });
   lines.on('line', (line) => {
-    let entry: { level?: number; msg?: string; port?: number };
+    let entry: LogEntry;
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
@@ -91,10 +99,26 @@ function readLogs(
   });
 }
 
+/** Resolves with a metrics port once its app logs it. */
+function metricsPortWatch(): { readonly port: Promise<number>; readonly onEntry: (entry: LogEntry) => void } {
+  let found: (port: number) => void = () => undefined;
+  const port = new Promise<number>((resolve) => {
+    found = resolve;
+  });
+  return {
+    port,
+    onEntry: (entry) => {
+      if (entry.msg === 'metrics listening' && typeof entry.metricsPort === 'number')
+        found(entry.metricsPort);
+    },
+  };
+}
+
 /** Resolves with the API's port once it logs `listening`; rejects if it exits first. */
-function listeningPort(api: ChildProcess): Promise<number> {
+function listeningPort(api: ChildProcess, onEntry: (entry: LogEntry) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     readLogs(api, (entry) => {
+      onEntry(entry);
       if (entry.msg === 'listening' && typeof entry.port === 'number') resolve(entry.port);
     });
     api.once('exit', (code) => {
@@ -143,6 +167,10 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     WEBHOOK_ALLOW_HTTP_LOOPBACK: 'true',
     // One key per stack, as a deployment has: its API seals webhook secrets and its worker opens them.
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    // Stacks run side by side: every metrics listener takes a free port, which it logs.
+    METRICS_PORT: '0',
+    PROJECTOR_METRICS_PORT: '0',
+    UPLOAD_WORKER_METRICS_PORT: '0',
     ...extraEnv,
   };
   await runToEnd('scripts/migrate.ts', env);
@@ -153,16 +181,31 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
   ];
   for (const child of children) child.stderr?.pipe(process.stderr);
   const [projector, worker, api] = children as [ChildProcess, ChildProcess, ChildProcess];
-  readLogs(projector);
-  readLogs(worker);
+  const metricsPorts = {
+    api: metricsPortWatch(),
+    projector: metricsPortWatch(),
+    uploadWorker: metricsPortWatch(),
+  };
+  readLogs(projector, metricsPorts.projector.onEntry);
+  readLogs(worker, metricsPorts.uploadWorker.onEntry);
   const timeout = new Promise<never>((_, reject) =>
     setTimeout(() => {
       reject(new Error('api did not start in time'));
     }, STARTUP_TIMEOUT_MS).unref(),
   );
-  const port = await Promise.race([listeningPort(api), timeout]);
+  const port = await Promise.race([listeningPort(api, metricsPorts.api.onEntry), timeout]);
+  const [apiMetrics, projectorMetrics, workerMetrics] = await Promise.race([
+    Promise.all([metricsPorts.api.port, metricsPorts.projector.port, metricsPorts.uploadWorker.port]),
+    timeout,
+  ]);
+  const metricsUrl = (metricsPort: number): string => `http://127.0.0.1:${metricsPort}/metrics`;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    metricsUrls: {
+      api: metricsUrl(apiMetrics),
+      projector: metricsUrl(projectorMetrics),
+      uploadWorker: metricsUrl(workerMetrics),
+    },
     databaseUrl,
     runScript: (script, extraEnv = {}) => runToEnd(script, { ...env, ...extraEnv }),
     stop: async () => {

@@ -20,6 +20,7 @@ import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
 import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
+import { requestMetrics } from './http/request-metrics.js';
 import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
@@ -31,6 +32,8 @@ export function createApp(deps: ApiDependencies): Express {
   app.disable('x-powered-by');
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
+  // First, so a request's time includes every middleware; served apart, at METRICS_PORT (main.ts).
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(requestLogging(deps.logger));
   // Every answer is JSON (or a redirect, or an event stream): never let a browser guess another type.
   app.use((_req, res, next) => {

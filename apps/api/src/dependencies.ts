@@ -1,5 +1,5 @@
 import type { EventStore } from '@portal/domain';
-import type { Config, Logger, Pool, SecretBox } from '@portal/platform';
+import type { Config, Logger, Pool, Registry, SecretBox } from '@portal/platform';
 import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import type { ProjectionWaiter } from './projection/projection-waiter.js';
 import type { ReadinessCheck } from './health/readiness.js';
@@ -23,6 +23,8 @@ export interface ApiDependencies {
   readonly changeFeed: ChangeFeedHub;
   /** Seals webhook signing secrets at rest (`WEBHOOK_SECRET_KEY`); the worker opens them. */
   readonly webhookSecrets: SecretBox;
+  /** Where the API's request metrics go; none when left out (tests that do not look at them). */
+  readonly metrics?: Registry;
   readonly now: () => Date;
   readonly newId: () => string;
 }

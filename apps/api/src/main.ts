@@ -1,42 +1,57 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { createEventStore } from '@portal/eventstore';
-import { applySchema, createLogger, createPool, loadConfig, webhookSecretBox } from '@portal/platform';
+import { createEventStore, observeAppends } from '@portal/eventstore';
+import {
+  applySchema,
+  createLogger,
+  createMetricsRegistry,
+  createPool,
+  loadConfig,
+  observePools,
+  startMetricsServer,
+  webhookSecretBox,
+} from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
 import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
+import { changeFeedMetrics } from './events/change-feed-metrics.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
 import { requirePublicBaseUrl } from './http/base-url.js';
 import { answerClientError } from './http/client-error.js';
 import { idempotencySchemaSql } from './http/idempotency.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
+import { projectionWaitMetrics } from './projection/projection-wait-metrics.js';
 import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
 const config = loadConfig();
 requirePublicBaseUrl(config);
 const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
+const metrics = createMetricsRegistry();
 
 const pool = createPool({
   connectionString: config.DATABASE_URL,
   max: config.DATABASE_POOL_SIZE,
   applicationName: 'api',
 });
-const eventStore = await createEventStore({
-  databasePool: pool,
-  ...(config.EVENTSTORE_CONNECTION_STRING
-    ? { eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING }
-    : {}),
-});
+const eventStore = observeAppends(
+  await createEventStore({
+    databasePool: pool,
+    ...(config.EVENTSTORE_CONNECTION_STRING
+      ? { eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING }
+      : {}),
+  }),
+  metrics,
+);
 await applySchema(pool, 'api', idempotencySchemaSql);
 await applySchema(pool, 'auth', authSchemaSql);
 await applySchema(pool, 'webhooks', webhookSchemaSql);
 const webhookSecrets = webhookSecretBox(config, logger);
 await sealClearSecrets(pool, webhookSecrets, logger);
-const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger);
+const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger, projectionWaitMetrics(metrics));
 await projection.start();
 const changeFeedPool = createPool({
   connectionString: config.DATABASE_URL,
@@ -46,7 +61,15 @@ const changeFeedPool = createPool({
 changeFeedPool.on('error', (error) => {
   logger.warn({ err: error }, 'change feed connection problem');
 });
-const changeFeed = new ChangeFeedHub(pool, changeFeedPool, projection, changeFeedSettingsOf(config), logger);
+const changeFeed: ChangeFeedHub = new ChangeFeedHub(
+  pool,
+  changeFeedPool,
+  projection,
+  changeFeedSettingsOf(config),
+  logger,
+  changeFeedMetrics(metrics, () => changeFeed.connectedClients),
+);
+observePools(metrics, { main: pool, change_feed: changeFeedPool });
 await changeFeed.start();
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
 redis.on('error', (error) => {
@@ -87,6 +110,7 @@ const app = createApp({
   auth,
   changeFeed,
   webhookSecrets,
+  metrics,
   now: () => new Date(),
   newId: randomUUID,
 });
@@ -96,6 +120,12 @@ const server = app.listen(config.PORT, config.HOST, () => {
   logger.info({ port, host: config.HOST }, 'listening');
 });
 server.on('clientError', answerClientError(logger));
+const metricsServer = await startMetricsServer({
+  registry: metrics,
+  host: config.METRICS_HOST,
+  port: config.METRICS_PORT,
+  logger,
+});
 
 /** Lets requests in flight finish (bounded), then releases every connection. */
 let shuttingDown = false;
@@ -117,6 +147,7 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearTimeout(grace);
   await feedClosed;
+  await metricsServer?.close();
   await projection.close();
   await uploadQueue.close().catch(() => undefined);
   await Promise.allSettled([pool.end(), eventStore.close(), redis.quit(), queueRedis.quit()]);

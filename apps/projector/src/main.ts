@@ -2,7 +2,14 @@
  * The projector process: leads (or waits as standby) and projects until SIGTERM/SIGINT, then finishes
  * its batch, releases the lock and exits 0. A poison event exits 1 after it is dead-lettered.
  */
-import { createLogger, loadConfig } from '@portal/platform';
+import {
+  createLogger,
+  createMetricsRegistry,
+  loadConfig,
+  observePools,
+  startMetricsServer,
+} from '@portal/platform';
+import { projectorMetrics } from './metrics/projector-metrics.js';
 import { ProjectionHaltedError } from './runner.js';
 import { openProjectorResources } from './resources.js';
 import { runProjector } from './run-projector.js';
@@ -28,6 +35,25 @@ async function main(): Promise<number> {
   process.on('SIGINT', stop);
 
   const resources = await openProjectorResources(config, projectorConfig, 'projector', log);
+  const metrics = createMetricsRegistry();
+  observePools(metrics, { main: resources.pool });
+  const observer = projectorMetrics(
+    metrics,
+    {
+      pool: resources.pool,
+      store: resources.store,
+      projection: portalProjection.name,
+      schema: projectorConfig.PROJECTOR_READ_SCHEMA,
+      operationsSchema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA,
+    },
+    log,
+  );
+  const metricsServer = await startMetricsServer({
+    registry: metrics,
+    host: config.METRICS_HOST,
+    port: projectorConfig.PROJECTOR_METRICS_PORT,
+    logger: log,
+  });
   // Settles (never rejects) once a read schema from before the audit read model has been rebuilt.
   let backfill: Promise<unknown> = Promise.resolve();
   try {
@@ -55,6 +81,7 @@ async function main(): Promise<number> {
       batchSize: config.PROJECTOR_BATCH_SIZE,
       retryDelaysMs: projectorConfig.PROJECTOR_RETRY_DELAYS_MS,
       log,
+      observer,
       signal: shutdown.signal,
     });
     log.info('projector stopped');
@@ -66,6 +93,7 @@ async function main(): Promise<number> {
   } finally {
     // A rebuild cut short leaves its fresh schema behind and starts over next time: let it finish.
     await backfill;
+    await metricsServer?.close();
     await resources.close();
   }
 }

@@ -22,6 +22,8 @@ const projectorEnvSchema = z.object({
   PROJECTOR_OPERATIONS_SCHEMA: identifier.default('projector'),
   /** Schema of the PostgreSQL event store (ignored with EventStoreDB). */
   EVENTSTORE_SCHEMA: identifier.default('eventstore'),
+  /** Port of the projector's metrics listener (at METRICS_HOST); 0 picks a free one. */
+  PROJECTOR_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   /** Waits before each retry of a failing handler; then the event is dead-lettered. */
   PROJECTOR_RETRY_DELAYS_MS: delayList.default([...DEFAULT_RETRY_DELAYS_MS]),
 });

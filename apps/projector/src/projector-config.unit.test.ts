@@ -7,6 +7,7 @@ describe('loadProjectorConfig', () => {
       PROJECTOR_READ_SCHEMA: 'read',
       PROJECTOR_OPERATIONS_SCHEMA: 'projector',
       EVENTSTORE_SCHEMA: 'eventstore',
+      PROJECTOR_METRICS_PORT: 9465,
       PROJECTOR_RETRY_DELAYS_MS: [100, 400, 1600],
     });
   });

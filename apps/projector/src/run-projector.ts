@@ -33,9 +33,11 @@ export async function runProjector(options: ProjectorOptions): Promise<void> {
       ...(options.healthCheckMs === undefined ? {} : { healthCheckMs: options.healthCheckMs }),
     });
     if (!leadership) return;
+    options.observer?.leading(true);
     try {
       await runner.run(AbortSignal.any([signal, leadership.lost]));
     } finally {
+      options.observer?.leading(false);
       await leadership.release();
     }
     if (!isAborted(signal)) logStepDown(log);

@@ -12,6 +12,7 @@ import { recordDeadLetter } from './dead-letters/dead-letters.js';
 import type { Projection } from './projection.js';
 import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
 import { ProgressReport } from './progress-report.js';
+import { UNOBSERVED_PROJECTOR, type ProjectorObserver } from './projector-observer.js';
 import { readAhead } from './read-ahead.js';
 import { ReadSchemaStatistics } from './statistics.js';
 
@@ -29,6 +30,8 @@ export interface RunnerOptions {
   /** Waits before each retry of a failing handler; when they run out the event is dead-lettered. */
   readonly retryDelaysMs: readonly number[];
   readonly log: Logger;
+  /** The process's metrics; none in tests that do not look at them. */
+  readonly observer?: ProjectorObserver;
 }
 
 /** The default backoff: three retries after the first failure. */
@@ -125,7 +128,9 @@ export class ProjectionRunner {
           return;
         }
         checkpoint = outcome.position;
-        progress.batchApplied(batch, performance.now() - startedAt);
+        const durationMs = performance.now() - startedAt;
+        progress.batchApplied(batch, durationMs);
+        (this.options.observer ?? UNOBSERVED_PROJECTOR).batchApplied(batch, durationMs);
         await this.statistics.eventsApplied(batch.length);
         if (signal.aborted) return;
       }
@@ -180,6 +185,7 @@ export class ProjectionRunner {
       error: `${failure.readModel}: ${describeError(failure.cause)}`,
     });
     const halted = new ProjectionHaltedError(event, failure.cause);
+    this.options.observer?.halted();
     log.error(
       {
         eventId: event.id,

@@ -56,6 +56,8 @@ function spawnProjector(): ProjectorProcess {
       NODE_ENV: 'test',
       DATABASE_URL: TEST_DATABASE_URL,
       PROJECTOR_BATCH_SIZE: '5',
+      // Two projectors run at once here: let each take a free metrics port.
+      PROJECTOR_METRICS_PORT: '0',
       LOG_LEVEL: 'info',
       EVENTSTORE_SCHEMA: fixture.eventsSchema,
       PROJECTOR_READ_SCHEMA: fixture.readSchema,

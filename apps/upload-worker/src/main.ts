@@ -1,6 +1,9 @@
-import { createLogger, loadConfig } from '@portal/platform';
+import { createLogger, createMetricsRegistry, loadConfig, startMetricsServer } from '@portal/platform';
 import { startHeartbeat } from './heartbeat.js';
+import { observeUploadWorker } from './metrics/upload-metrics.js';
+import { observeWebhookDeliveries } from './metrics/webhook-metrics.js';
 import { startUploadWorker } from './upload-worker.js';
+import { DeliveryAttemptFailed } from './webhooks/deliver-webhook.js';
 import { startWebhooks } from './webhooks/webhook-worker.js';
 import { settlesWithin } from './within.js';
 import { openWorkerDependencies } from './worker-dependencies.js';
@@ -14,7 +17,8 @@ const HEARTBEAT_STOP_MS = 2_000;
 const config = loadConfig();
 const logger = createLogger({ name: 'upload-worker', level: config.LOG_LEVEL });
 
-const opened = await openWorkerDependencies(config, logger);
+const metrics = createMetricsRegistry();
+const opened = await openWorkerDependencies(config, logger, metrics);
 const heartbeatConnection = opened.redisConnection('upload-worker-heartbeat');
 const stopHeartbeat = startHeartbeat(heartbeatConnection, logger, config.QUEUE_PREFIX);
 const running = startUploadWorker(opened.deps, opened.queue, opened.redisConnection('upload-worker'), {
@@ -24,6 +28,18 @@ const running = startUploadWorker(opened.deps, opened.queue, opened.redisConnect
   sweepIntervalMs: config.UPLOAD_SWEEP_INTERVAL_MS,
 });
 const webhooks = startWebhooks(config, opened);
+observeUploadWorker(metrics, opened.queue.queue, running.worker, logger);
+observeWebhookDeliveries(
+  metrics,
+  webhooks.worker,
+  (error) => error instanceof DeliveryAttemptFailed || error.name === 'DeliveryAttemptFailed',
+);
+const metricsServer = await startMetricsServer({
+  registry: metrics,
+  host: config.METRICS_HOST,
+  port: config.UPLOAD_WORKER_METRICS_PORT,
+  logger,
+});
 logger.info(
   { prefix: config.QUEUE_PREFIX, concurrency: config.UPLOAD_WORKER_CONCURRENCY },
   'upload worker running',
@@ -42,6 +58,7 @@ async function shutdown(signal: string): Promise<void> {
   }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLEANUP_MS).unref();
   await Promise.all([running.close(SHUTDOWN_GRACE_MS), webhooks.close(SHUTDOWN_GRACE_MS)]);
   await settlesWithin(stopHeartbeat(), HEARTBEAT_STOP_MS);
+  await settlesWithin(metricsServer?.close() ?? Promise.resolve(), HEARTBEAT_STOP_MS);
   await opened.close();
   logger.info('stopped');
   process.exit(0);

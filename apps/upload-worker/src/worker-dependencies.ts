@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createEventStore } from '@portal/eventstore';
-import { createPool, type Config, type Logger, type Pool } from '@portal/platform';
+import { createEventStore, observeAppends } from '@portal/eventstore';
+import {
+  createPool,
+  observePools,
+  type Config,
+  type Logger,
+  type Pool,
+  type Registry,
+} from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import type { CompleteUploadDependencies } from './complete-upload.js';
 import { problemLog } from './problem-log.js';
@@ -29,7 +36,11 @@ export interface OpenedDependencies {
  * store, and Redis (the queue). Connection problems are logged, never thrown from a listener: BullMQ and
  * pg reconnect on their own, and the jobs retry.
  */
-export async function openWorkerDependencies(config: Config, logger: Logger): Promise<OpenedDependencies> {
+export async function openWorkerDependencies(
+  config: Config,
+  logger: Logger,
+  metrics: Registry,
+): Promise<OpenedDependencies> {
   const pool = createPool({
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_SIZE,
@@ -38,10 +49,14 @@ export async function openWorkerDependencies(config: Config, logger: Logger): Pr
   pool.on('error', (error) => {
     logger.warn({ err: error }, 'idle database connection lost');
   });
-  const eventStore = await createEventStore({
-    databasePool: pool,
-    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
-  });
+  observePools(metrics, { main: pool });
+  const eventStore = observeAppends(
+    await createEventStore({
+      databasePool: pool,
+      eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    }),
+    metrics,
+  );
   const objectStore = new S3ObjectStore(s3SettingsOf(config));
   const connections: Redis[] = [];
   const redisConnection = (name: string): Redis => {

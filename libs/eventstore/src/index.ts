@@ -4,3 +4,4 @@ export { ensureEventStoreSchema, defaultEventStoreSchema } from './postgres/sche
 export { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store.js';
 export { InMemoryEventStore } from './in-memory/in-memory-event-store.js';
 export { DuplicateEventIdError } from './append-rules.js';
+export { observeAppends } from './observed-event-store.js';

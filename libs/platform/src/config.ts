@@ -41,6 +41,15 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * Address of every process's metrics listener (`GET /metrics`, unauthenticated): keep it private —
+   * loopback, or a pod address only the cluster reaches (docs/operations.md).
+   */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The API's metrics port, apart from PORT so the public listener never serves metrics; 0 picks a free one. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** The upload worker's metrics port (the projector's is PROJECTOR_METRICS_PORT). */
+  UPLOAD_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   /** Absolute base for links the API writes (`https://portal.example.org`); derived from the request when unset. */
   PUBLIC_BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).default('postgres://postgres@127.0.0.1:5432/portal'),

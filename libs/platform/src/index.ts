@@ -18,3 +18,15 @@ export {
 export { SecretBox, SecretBoxError, SECRET_KEY_BYTES } from './secret-box.js';
 export { openWebhookSecret, webhookSecretBox, webhookSecretContext } from './webhook-secret-key.js';
 export { nameHash } from './name-hash.js';
+export {
+  Counter,
+  createMetricsRegistry,
+  Gauge,
+  Histogram,
+  METRIC_PREFIX,
+  observePools,
+  startMetricsServer,
+  type MetricsServer,
+  Registry,
+  type MetricsServerOptions,
+} from './metrics/index.js';

@@ -1,5 +1,10 @@
 import type { Config, Logger, Pool } from '@portal/platform';
 import type { ProjectionWaiter } from '../projection/projection-waiter.js';
+import {
+  UNOBSERVED_FEED,
+  type ChangeFeedObserver,
+  type FeedDisconnectReason,
+} from './change-feed-metrics.js';
 import { changeFrame, resetFrame } from './change-frames.js';
 import {
   findResumePoint,
@@ -64,6 +69,12 @@ function audienceOf(principals: readonly string[]): Omit<Audience, 'clients'> {
   return { principals: distinct, key: JSON.stringify(distinct) };
 }
 
+/** Still `open` when detached: the client closed it; `ended`: the server did. */
+function disconnectReason(outcome: 'open' | 'ended' | 'dropped'): FeedDisconnectReason {
+  if (outcome === 'open') return 'client';
+  return outcome === 'ended' ? 'server' : 'dropped';
+}
+
 /** Where a client starts: now, after a known event, or after one the feed cannot place. */
 export type FeedStart =
   | { readonly kind: 'now' }
@@ -102,6 +113,7 @@ export class ChangeFeedHub {
     private readonly projection: Pick<ProjectionWaiter, 'onAdvance'>,
     readonly settings: ChangeFeedSettings,
     private readonly logger: Logger,
+    private readonly observer: ChangeFeedObserver = UNOBSERVED_FEED,
   ) {}
 
   async start(): Promise<void> {
@@ -170,6 +182,8 @@ export class ChangeFeedHub {
 
   /** The client is gone (its socket closed); forget it. */
   detach(client: FeedClient): void {
+    // Counted once: the lifetime timer and the socket's close may both detach the same client.
+    if (this.lifetimes.has(client)) this.observer.disconnected(disconnectReason(client.connection.outcome));
     client.connection.markClosed();
     const lifetime = this.lifetimes.get(client);
     if (lifetime) clearTimeout(lifetime);

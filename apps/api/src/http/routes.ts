@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
+import { rememberRouteTemplate } from './request-metrics.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -26,6 +27,8 @@ export function route(
   const allow = methods.map((method) => method.toUpperCase());
   if (allow.includes('GET')) allow.push('HEAD');
   const chain = router.route(path);
+  // First, so the request's metrics name this route's template, whatever the handlers do next.
+  chain.all(rememberRouteTemplate);
   for (const method of methods) {
     const handler = handlers[method];
     if (handler) chain[method](handler);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { comparePositions, parsePosition, START, type Position } from '@portal/domain';
 import type { Logger, Pool } from '@portal/platform';
+import { UNOBSERVED_WAITS, type ProjectionWaitObserver } from './projection-wait-metrics.js';
 
 /** The projector announces each committed batch on this channel with the new checkpoint as payload. */
 export const PROJECTION_CHANNEL = 'portal_projection';
@@ -14,6 +15,7 @@ interface Waiter {
   readonly position: Position;
   readonly resolve: (projected: boolean) => void;
   readonly timer: NodeJS.Timeout;
+  readonly startedAt: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export class ProjectionWaiter {
     private readonly pool: Pool,
     private readonly connectionString: string,
     private readonly logger: Logger,
+    private readonly observer: ProjectionWaitObserver = UNOBSERVED_WAITS,
   ) {}
 
   async start(): Promise<void> {
@@ -61,13 +64,18 @@ export class ProjectionWaiter {
 
   /** Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (comparePositions(position, this.checkpoint) <= 0) return Promise.resolve(true);
+    if (comparePositions(position, this.checkpoint) <= 0) {
+      this.observer.waited('already', 0);
+      return Promise.resolve(true);
+    }
     return new Promise((resolve) => {
       const waiter: Waiter = {
         position,
         resolve,
+        startedAt: performance.now(),
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
+          this.observer.waited('timed_out', (performance.now() - waiter.startedAt) / 1000);
           resolve(false);
         }, timeoutMs),
       };
@@ -154,6 +162,7 @@ export class ProjectionWaiter {
       if (comparePositions(waiter.position, position) <= 0) {
         clearTimeout(waiter.timer);
         this.waiters.delete(waiter);
+        this.observer.waited('projected', (performance.now() - waiter.startedAt) / 1000);
         waiter.resolve(true);
       }
     }

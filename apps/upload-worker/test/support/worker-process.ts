@@ -20,7 +20,8 @@ export class WorkerProcess {
   constructor(env: NodeJS.ProcessEnv) {
     this.child = spawn(process.execPath, ['--import', 'tsx', 'apps/upload-worker/src/main.ts'], {
       cwd: repoRoot,
-      env,
+      // Several workers may run at once: each takes a free metrics port unless told otherwise.
+      env: { UPLOAD_WORKER_METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.exit = once(this.child, 'exit').then(([code, signal]) => ({
