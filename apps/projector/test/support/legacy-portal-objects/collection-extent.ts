@@ -1,0 +1,74 @@
+import type { Sql } from '../../../src/projection.js';
+
+// The extent a collection (or catalog) gets from the ready, live items directly below it, kept in
+// `items_bbox` [west, south, east, north], `items_start` and `items_end`. It grows by a cheap union when
+// an item becomes ready or moves in, and is recomputed from the remaining items when one leaves, since
+// a union cannot shrink. Both paths take min/max of the same values, so they agree exactly.
+
+/**
+ * An item's box as the extent counts it: one crossing the antimeridian (west > east) covers every
+ * longitude, since a single [west, east] box cannot hold both of its sides.
+ */
+export function extentBox(bbox: string): string {
+  return `CASE WHEN ${bbox}[1] > ${bbox}[3] THEN ARRAY[-180, ${bbox}[2], 180, ${bbox}[4]]::double precision[]
+               ELSE ${bbox} END`;
+}
+
+/** Where an item's interval starts and ends: its instant, or its start and end. */
+const itemStart = 'COALESCE(datetime, start_datetime)';
+const itemEnd = 'COALESCE(datetime, end_datetime)';
+
+/**
+ * An UPDATE widening the parent of the item in `item` (a CTE or table name with parent_id, bbox,
+ * datetime, start_datetime, end_datetime; none or one row) by that item. A tombstoned parent is left
+ * alone, and so is any parent when `item` is empty.
+ */
+export function unionIntoParentSql(item: string): string {
+  return `
+    UPDATE portal_objects p
+       SET items_bbox = CASE WHEN i.box IS NULL THEN p.items_bbox
+                             WHEN p.items_bbox IS NULL THEN i.box
+                             ELSE ARRAY[least(p.items_bbox[1], i.box[1]), least(p.items_bbox[2], i.box[2]),
+                                        greatest(p.items_bbox[3], i.box[3]), greatest(p.items_bbox[4], i.box[4])]
+                        END,
+           items_start = least(p.items_start, i.starts),
+           items_end = greatest(p.items_end, i.ends)
+      FROM (SELECT ${extentBox('bbox')} AS box, ${itemStart} AS starts, ${itemEnd} AS ends FROM ${item}) i
+     -- By a scalar subquery, not a join: an index lookup even on a table without statistics (a rebuild).
+     WHERE p.id = (SELECT parent_id FROM ${item}) AND p.deleted_at IS NULL`;
+}
+
+/** Adds a ready, live item (just moved in) to its parent's extent; anything else changes nothing. */
+export async function addReadyItemToParentExtent(sql: Sql, itemId: string): Promise<void> {
+  await sql.query({
+    name: 'legacy_portal_objects_add_item_to_extent',
+    text: `
+      WITH item AS (
+        SELECT parent_id, bbox, datetime, start_datetime, end_datetime FROM portal_objects
+         WHERE id = $1 AND kind = 'item' AND status = 'ready' AND deleted_at IS NULL
+      ) ${unionIntoParentSql('item')}`,
+    values: [itemId],
+  });
+}
+
+/**
+ * Recomputes the parent's extent from its ready, live items in one aggregate over the parent index
+ * (the items of one collection, not the table); no item left empties it. A tombstone is left alone.
+ */
+export async function recomputeItemsExtent(sql: Sql, parentId: string | null): Promise<void> {
+  if (parentId === null) return;
+  await sql.query({
+    name: 'legacy_portal_objects_recompute_items_extent',
+    text: `
+      UPDATE portal_objects p
+         SET items_bbox = ready.box, items_start = ready.starts, items_end = ready.ends
+        FROM (SELECT CASE WHEN count(box) > 0 THEN ARRAY[min(box[1]), min(box[2]), max(box[3]), max(box[4])] END AS box,
+                     min(starts) AS starts, max(ends) AS ends
+                FROM (SELECT ${extentBox('bbox')} AS box, ${itemStart} AS starts, ${itemEnd} AS ends
+                        FROM portal_objects
+                       WHERE parent_id = $1 AND kind = 'item' AND status = 'ready' AND deleted_at IS NULL) items
+             ) ready
+       WHERE p.id = $1 AND p.deleted_at IS NULL`,
+    values: [parentId],
+  });
+}

@@ -1,0 +1,86 @@
+import type { PortalKind } from '@portal/domain';
+import type { Sql } from '../../../src/projection.js';
+
+/** What the handlers need to know about an existing row before changing it. */
+export interface ObjectRow {
+  readonly id: string;
+  readonly kind: PortalKind;
+  /** `ready` for catalogs and collections; an item's upload status. */
+  readonly status: string;
+  readonly parentId: string | null;
+  /** Its organization (`null`: created before identity); never changes. */
+  readonly orgId: string | null;
+  readonly title: string;
+  readonly slug: string;
+  readonly ancestorIds: readonly string[];
+  readonly depth: number;
+  readonly version: bigint;
+  readonly deleted: boolean;
+}
+
+interface RawRow {
+  id: string;
+  kind: PortalKind;
+  status: string;
+  parent_id: string | null;
+  org_id: string | null;
+  title: string;
+  slug: string;
+  ancestor_ids: string[];
+  depth: number;
+  version: string;
+  deleted: boolean;
+}
+
+/** Reads one row; `forUpdate` locks it for the rest of the batch transaction. */
+export async function findObject(
+  sql: Sql,
+  id: string,
+  options: { forUpdate: boolean },
+): Promise<ObjectRow | null> {
+  const result = await sql.query<RawRow>({
+    name: options.forUpdate ? 'legacy_portal_objects_find_for_update' : 'legacy_portal_objects_find',
+    text: `SELECT id, kind, status, parent_id, org_id, title, slug, ancestor_ids, depth, version::text AS version,
+                  deleted_at IS NOT NULL AS deleted
+             FROM portal_objects WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+    values: [id],
+  });
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    parentId: row.parent_id,
+    orgId: row.org_id,
+    title: row.title,
+    slug: row.slug,
+    ancestorIds: row.ancestor_ids,
+    depth: row.depth,
+    version: BigInt(row.version),
+    deleted: row.deleted,
+  };
+}
+
+/** Adds `delta` to a live parent's count of live children; a tombstoned parent keeps 0. */
+export async function adjustChildCount(sql: Sql, parentId: string | null, delta: 1 | -1): Promise<void> {
+  if (parentId === null) return;
+  await sql.query({
+    name: 'legacy_portal_objects_adjust_child_count',
+    text: 'UPDATE portal_objects SET child_count = child_count + $2 WHERE id = $1 AND deleted_at IS NULL',
+    values: [parentId, delta],
+  });
+}
+
+/** Whether any of these rows is a tombstone (a path of at most a few dozen ids, read by primary key). */
+export async function anyTombstoneAmong(sql: Sql, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const result = await sql.query<{ found: boolean }>({
+    name: 'legacy_portal_objects_any_tombstone_among',
+    text: `SELECT EXISTS (
+             SELECT 1 FROM portal_objects WHERE id = ANY($1::uuid[]) AND deleted_at IS NOT NULL
+           ) AS found`,
+    values: [ids],
+  });
+  return result.rows[0]?.found === true;
+}
