@@ -6,6 +6,7 @@ import type {
   VisibilityChanged,
 } from '@portal/domain';
 import type { Sql } from '../../projection.js';
+import { statementCall, type StatementFunction } from './statement-function.js';
 import { accessChanged, subtreeAccessCtes } from './subtree-access.js';
 
 // Visibility and shares: the object's own facts change on its row (guarded by its version, so a replay
@@ -77,20 +78,24 @@ async function changeOwnAccess(
   sql: Sql,
   event: AccessEvent,
   recorded: RecordedEvent,
-  statement: { readonly name: string; readonly text: string },
+  statement: StatementFunction,
   extra: readonly unknown[],
 ): Promise<void> {
   const { id, kind } = event.data;
   const result = await sql.query<{ known: boolean }>({
-    ...statement,
+    ...statementCall(statement),
     values: [id, recorded.revision.toString(), recorded.metadata.occurredAt, ...extra],
   });
   if (result.rows[0]?.known !== true) throw new Error(`${kind} ${id} is not in the read model`);
 }
 
-const visibilityChangedStatement = {
-  name: 'projector_portal_objects_visibility_changed',
-  text: changeOwnAccessSql({ visibility: '$4::text', shares: 'o.shares' }),
+const ownAccessParameters = ['uuid', 'bigint', 'timestamptz'];
+
+const visibilityChangedStatement: StatementFunction = {
+  name: 'portal_change_visibility',
+  parameters: [...ownAccessParameters, 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({ visibility: '$4::text', shares: 'o.shares' }),
 };
 
 function visibilityChanged(sql: Sql, event: VisibilityChanged, recorded: RecordedEvent): Promise<void> {
@@ -101,9 +106,11 @@ function visibilityChanged(sql: Sql, event: VisibilityChanged, recorded: Recorde
 const shareJson = `jsonb_build_object('principal', jsonb_build_object('type', $4::text, 'id', $5::text), 'permission', $6::text)`;
 
 /** A share to a principal already shared with replaces that share in place; a new one goes last. */
-const sharedStatement = {
-  name: 'projector_portal_objects_shared',
-  text: changeOwnAccessSql({
+const sharedStatement: StatementFunction = {
+  name: 'portal_share_object',
+  parameters: [...ownAccessParameters, 'text', 'text', 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({
     visibility: 'o.visibility',
     shares: `CASE
        WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(shares) AS s
@@ -121,9 +128,11 @@ function shared(sql: Sql, event: ObjectShared, recorded: RecordedEvent): Promise
   return changeOwnAccess(sql, event, recorded, sharedStatement, [principal.type, principal.id, permission]);
 }
 
-const unsharedStatement = {
-  name: 'projector_portal_objects_unshared',
-  text: changeOwnAccessSql({
+const unsharedStatement: StatementFunction = {
+  name: 'portal_unshare_object',
+  parameters: [...ownAccessParameters, 'text', 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({
     visibility: 'o.visibility',
     shares: `COALESCE(
        (SELECT jsonb_agg(s ORDER BY at) FROM jsonb_array_elements(shares) WITH ORDINALITY AS e(s, at)
@@ -136,3 +145,10 @@ function unshared(sql: Sql, event: ObjectUnshared, recorded: RecordedEvent): Pro
   const { principal } = event.data;
   return changeOwnAccess(sql, event, recorded, unsharedStatement, [principal.type, principal.id]);
 }
+
+/** The statements of the access events, kept as functions of the read schema (statement-function.ts). */
+export const accessFunctions: readonly StatementFunction[] = [
+  visibilityChangedStatement,
+  sharedStatement,
+  unsharedStatement,
+];

@@ -1,6 +1,7 @@
 import type { PortalObjectDeleted, RecordedEvent } from '@portal/domain';
 import type { Sql } from '../../projection.js';
 import { itemsExtentWithoutSql } from './collection-extent.js';
+import { statementCall, type StatementFunction } from './statement-function.js';
 
 /**
  * A delete, plain or recursive, in one statement: `$1` id, `$2` revision, `$3` occurredAt. The object
@@ -40,6 +41,14 @@ const deleteSql = `
   )
   SELECT EXISTS (SELECT 1 FROM target) AS known`;
 
+export const deleteFunction: StatementFunction = {
+  name: 'portal_delete_object',
+  parameters: ['uuid', 'bigint', 'timestamptz'],
+  returns: 'known boolean',
+  body: deleteSql,
+};
+const deleteCall = statementCall(deleteFunction);
+
 export async function applyDelete(
   sql: Sql,
   event: PortalObjectDeleted,
@@ -47,8 +56,7 @@ export async function applyDelete(
 ): Promise<void> {
   const { id, kind } = event.data;
   const result = await sql.query<{ known: boolean }>({
-    name: 'projector_portal_objects_delete',
-    text: deleteSql,
+    ...deleteCall,
     values: [id, recorded.revision.toString(), recorded.metadata.occurredAt],
   });
   if (result.rows[0]?.known !== true) throw new Error(`${kind} ${id} is not in the read model`);

@@ -2,6 +2,7 @@ import { slugify, type PortalObjectMoved, type RecordedEvent } from '@portal/dom
 import type { Sql } from '../../projection.js';
 import { itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { assignSlug } from './slug-assignment.js';
+import { statementCall, type StatementFunction } from './statement-function.js';
 import { subtreeAccessCtes } from './subtree-access.js';
 
 const noScope = '00000000-0000-0000-0000-000000000000';
@@ -108,6 +109,14 @@ const moveSql = `
          (SELECT title FROM target) AS title, (SELECT org_id FROM target) AS org_id,
          (SELECT slug FROM target) AS slug`;
 
+export const moveFunction: StatementFunction = {
+  name: 'portal_move_object',
+  parameters: ['uuid', 'bigint', 'uuid', 'timestamptz', 'text'],
+  returns: 'known boolean, due boolean, placed boolean, applied boolean, title text, org_id uuid, slug text',
+  body: moveSql,
+};
+const moveCall = statementCall(moveFunction);
+
 interface MoveOutcome {
   known: boolean;
   due: boolean;
@@ -126,8 +135,7 @@ async function sendMove(
 ): Promise<MoveOutcome> {
   const { id, toParentId } = event.data;
   const result = await sql.query<MoveOutcome>({
-    name: 'projector_portal_objects_move',
-    text: moveSql,
+    ...moveCall,
     values: [id, recorded.revision.toString(), toParentId, recorded.metadata.occurredAt, slug],
   });
   const outcome = result.rows[0];
