@@ -4,11 +4,9 @@ import type { Pool } from '@portal/platform';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch, type Application } from '../src/batch.js';
-import type { Projection } from '../src/projection.js';
 import { portalProjection } from '../src/portal-projection.js';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
 import { ensureReadSchema } from '../src/schemas.js';
-import { legacyPortalProjection } from './support/legacy-portal-objects/read-model.js';
 import { dumpReadSchema, resetReadSchema } from './support/read-schema-dump.js';
 import { PortalScenario } from './support/scenario.js';
 import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './support/test-database.js';
@@ -28,20 +26,18 @@ let pool: Pool;
 const reference = uniqueSchema('prj_eq_events');
 const bySets = setBatchSizes.map((size) => ({ size, schema: uniqueSchema(`prj_eq_sets${size}`) }));
 const rebuilt = uniqueSchema('prj_eq_rebuilt');
-/** The handlers of before moves, deletes and access changes became one statement each, event by event. */
-const legacy = uniqueSchema('prj_eq_legacy');
 const logs = captureLogger('equivalence');
 
 beforeAll(async () => {
   await ensureTestDatabase();
   pool = openTestPool('equivalence', 4);
-  for (const schema of [reference, legacy, ...bySets.map(({ schema }) => schema)]) {
+  for (const schema of [reference, ...bySets.map(({ schema }) => schema)]) {
     await ensureReadSchema(pool, { schema, projection: portalProjection });
   }
 });
 
 afterAll(async () => {
-  await dropSchemas(pool, [reference, legacy, ...bySets.map(({ schema }) => schema), rebuilt]);
+  await dropSchemas(pool, [reference, ...bySets.map(({ schema }) => schema), rebuilt]);
   await pool.end();
 });
 
@@ -68,9 +64,8 @@ async function applyInBatches(
   events: readonly RecordedEvent[],
   size: number,
   application: Application,
-  projection: Projection = portalProjection,
 ): Promise<void> {
-  const target = { projection, schema, notifyChannel: null, log: logs.logger };
+  const target = { projection: portalProjection, schema, notifyChannel: null, log: logs.logger };
   let expected: Position = START;
   for (let start = 0; start < events.length; start += size) {
     const outcome = await applyBatch(pool, target, events.slice(start, start + size), expected, application);
@@ -102,10 +97,6 @@ describe('set-based application', () => {
           await resetReadSchema(pool, reference);
           await applyInBatches(reference, events, events.length, 'events');
           const expected = await dumpReadSchema(pool, reference);
-
-          await resetReadSchema(pool, legacy);
-          await applyInBatches(legacy, events, events.length, 'events', legacyPortalProjection);
-          expect(await dumpReadSchema(pool, legacy), 'handlers of before').toEqual(expected);
 
           for (const { size, schema } of bySets) {
             await resetReadSchema(pool, schema);
