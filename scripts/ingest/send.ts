@@ -20,6 +20,8 @@ export interface SendOptions {
   readonly attempts: number;
   readonly onResult: (result: LineResult) => void;
   readonly onRetry: (reason: string, attempt: number, waitMs: number) => void;
+  /** The summary line of each response (its `position` is the newest event it wrote). */
+  readonly onSummary?: (summary: Record<string, unknown>) => void;
 }
 
 type ResponseLine = Record<string, unknown>;
@@ -98,6 +100,7 @@ export async function sendLines(
     try {
       const status = await post(target, pending, (line) => {
         const number = line['line'];
+        if (line['done'] === true) options.onSummary?.(line);
         if (typeof number !== 'number') {
           if (typeof line['message'] === 'string') whole.refusal = line['message'];
           return;
