@@ -106,12 +106,10 @@ export const bulkSummarySchema = z
       .nullable()
       .meta({ description: 'The newest event written, for `X-Min-Position`; null when none was.' }),
     projected: z.boolean().meta({ description: 'Whether the read models include every line applied.' }),
-    complete: z
-      .boolean()
-      .meta({
-        description:
-          'false when the request was cut short (too many lines): lines after `lines` were not read.',
-      }),
+    complete: z.boolean().meta({
+      description:
+        'false when the request was cut short (too many lines): lines after `lines` were not read.',
+    }),
   })
   .meta({ description: 'The last line of a bulk response: its totals.' });
 export type BulkSummary = z.infer<typeof bulkSummarySchema>;
