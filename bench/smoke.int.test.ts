@@ -78,6 +78,19 @@ const smokes: readonly Smoke[] = [
     expected: { runs: [{ mode: 'async', clients: 2, creates: 20, failed: 0, createsPerSecond: rate }] },
   },
   {
+    script: 'bench/bulk-ingest.ts',
+    args: [
+      ...['--batches', '2', '--clients', '2', '--lines', '300', '--bulk-requests', '2', '--parents', '2'],
+      ...['--ceiling-inserts', '100', '--ceiling-clients', '2'],
+    ],
+    bench: 'bulk-ingest',
+    expected: {
+      ceiling: [ceilingOf(2, 100)],
+      batch: { creates: 200, failed: 0, projectedPerSecond: rate },
+      ndjson: { creates: 300, failed: 0, projectedPerSecond: rate },
+    },
+  },
+  {
     script: 'bench/pg-ceiling.ts',
     args: ['--ceiling-inserts', '100', '--ceiling-clients', '1,2'],
     bench: 'pg-ceiling',

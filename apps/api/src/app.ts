@@ -9,6 +9,7 @@ import { csrfProtection } from './auth/csrf.js';
 import { authRoutes } from './auth/routes.js';
 import { userRoutes } from './auth/user-routes.js';
 import { browserRoutes } from './browser/routes.js';
+import { bulkRoutes } from './bulk/routes.js';
 import { catalogRoutes } from './catalogs/routes.js';
 import { collectionRoutes } from './collections/routes.js';
 import { eventRoutes } from './events/routes.js';
@@ -46,6 +47,8 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(cachePolicy);
   app.use(authenticate(deps));
   app.use(csrfProtection(deps.config));
+  // Before the JSON body parser: an NDJSON bulk body is read as a stream, line by line, never whole.
+  app.use(bulkRoutes(deps));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   app.use(minPositionGate(deps.projection, deps.eventStore, deps.config.PROJECTION_WAIT_MS));
 

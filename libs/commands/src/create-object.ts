@@ -53,27 +53,72 @@ export async function confirmCreated(
   created: CreatedObject,
   metadata: EventMetadata,
 ): Promise<void> {
+  const [refusal] = await confirmCreatedTogether(context, placement, [{ created, metadata }]);
+  if (refusal) throw refusal;
+}
+
+/** One object of `confirmCreatedTogether`, with the metadata of the events that would bury it. */
+export interface CreatedWith {
+  readonly created: CreatedObject;
+  readonly metadata: EventMetadata;
+}
+
+/**
+ * `confirmCreated` for several objects created under one placement (one parent): the structure
+ * stream's tail is read once for all of them. Returns each object's refusal (`undefined`: it stands),
+ * in the order given.
+ */
+export async function confirmCreatedTogether(
+  context: CommandContext,
+  placement: CreatePlacement,
+  objects: readonly CreatedWith[],
+): Promise<readonly (Error | undefined)[]> {
   const { parent, watch } = placement;
-  if (!watch || !parent?.lookup.found) return;
+  const refusals: (Error | undefined)[] = objects.map(() => undefined);
+  const first = objects[0];
+  if (!watch || !parent?.lookup.found || !first) return refusals;
   const lineage = [...parent.lookup.ancestorIds, parent.lookup.id];
-  await confirmCreate(context, watch, lineage, metadata, async () => {
-    const now = await lookupParent(context.store, parent.lookup.id);
-    if (!now.lookup.found) return;
-    if (now.lookup.depth + 1 > MAX_DEPTH) {
-      await bury(context, created, metadata);
-      throw new DomainError(
-        'DEPTH_EXCEEDED',
-        `${created.kind} ${created.id}: an ancestor was moved while it was being created, and it would sit at depth ${now.lookup.depth + 1}; the maximum depth is ${MAX_DEPTH}. Nothing was created`,
-      );
-    }
-    if (await movedIntoWiderAccess(context, created, parent, now)) {
-      await bury(context, created, metadata);
-      throw new DomainError(
-        'CONCURRENCY_CONFLICT',
-        `${created.kind} ${created.id}: an ancestor was moved while it was being created, to a place more people may see; nothing was created, create it again if it belongs there`,
-      );
-    }
-  });
+  try {
+    await confirmCreate(context, watch, lineage, first.metadata, async () => {
+      const now = await lookupParent(context.store, parent.lookup.id);
+      if (!now.lookup.found) return;
+      for (const [index, { created, metadata }] of objects.entries()) {
+        refusals[index] = await refusalAfterMove(context, created, metadata, parent, now).catch(
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
+      }
+    });
+  } catch (error) {
+    // A delete of the lineage (or a failure to find out) refuses every object of the placement alike.
+    return objects.map(() => (error instanceof Error ? error : new Error(String(error))));
+  }
+  return refusals;
+}
+
+/** After a move of an ancestor raced the create: the refusal (the object buried), or `undefined`. */
+async function refusalAfterMove(
+  context: CommandContext,
+  created: CreatedObject,
+  metadata: EventMetadata,
+  before: FoundParent,
+  now: FoundParent,
+): Promise<Error | undefined> {
+  if (!now.lookup.found) return undefined;
+  if (now.lookup.depth + 1 > MAX_DEPTH) {
+    await bury(context, created, metadata);
+    return new DomainError(
+      'DEPTH_EXCEEDED',
+      `${created.kind} ${created.id}: an ancestor was moved while it was being created, and it would sit at depth ${now.lookup.depth + 1}; the maximum depth is ${MAX_DEPTH}. Nothing was created`,
+    );
+  }
+  if (await movedIntoWiderAccess(context, created, before, now)) {
+    await bury(context, created, metadata);
+    return new DomainError(
+      'CONCURRENCY_CONFLICT',
+      `${created.kind} ${created.id}: an ancestor was moved while it was being created, to a place more people may see; nothing was created, create it again if it belongs there`,
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -14,3 +14,4 @@ export {
   type ObjectDecision,
   type StructureResult,
 } from './structure/run-structure-change.js';
+export * from './bulk/index.js';

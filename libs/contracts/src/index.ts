@@ -11,6 +11,7 @@ export * from './access.js';
 export * from './browser.js';
 export * from './service.js';
 export * from './batch.js';
+export * from './bulk.js';
 export * from './describe-zod-error.js';
 export { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 export * from './http-headers.js';

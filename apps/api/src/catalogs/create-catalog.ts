@@ -1,14 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import { createCatalogBodySchema, type CreateCatalogBody } from '@portal/contracts';
-import type { Caller } from '@portal/domain';
+import type { Caller, CreateCatalog } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { newObjectAccess } from '@portal/commands';
+import { newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
-/** Decides and appends a new catalog; shared by the single create and the `POST /` batch. */
+/** Decides and appends a new catalog; the single create's. */
 export async function runCreateCatalog(
   deps: ApiDependencies,
   req: Request,
@@ -17,19 +17,29 @@ export async function runCreateCatalog(
 ): Promise<{ id: string; outcome: CommandOutcome }> {
   return createObject(deps, req, caller, 'catalog', body.parentId ?? null, async ({ parent, append }) => {
     const id = deps.newId();
-    const outcome = await append(id, {
-      type: 'CreateCatalog',
-      data: {
-        id,
-        title: body.title,
-        description: body.description,
-        links: body.links,
-        parent: parent?.lookup ?? null,
-        access: newObjectAccess(caller, body.visibility),
-      },
-    });
+    const outcome = await append(id, catalogCommand(id, body, parent, caller));
     return { id, outcome };
   });
+}
+
+/** The domain command of a catalog create; shared by the single create and the bulk paths. */
+export function catalogCommand(
+  id: string,
+  body: CreateCatalogBody,
+  parent: FoundParent | null,
+  caller: Caller,
+): CreateCatalog {
+  return {
+    type: 'CreateCatalog',
+    data: {
+      id,
+      title: body.title,
+      description: body.description,
+      links: body.links,
+      parent: parent?.lookup ?? null,
+      access: newObjectAccess(caller, body.visibility),
+    },
+  };
 }
 
 export function createCatalog(deps: ApiDependencies): RequestHandler {

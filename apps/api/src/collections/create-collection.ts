@@ -1,14 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import { createCollectionBodySchema, type CreateCollectionBody } from '@portal/contracts';
-import type { Caller } from '@portal/domain';
+import type { Caller, CreateCollection } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { newObjectAccess } from '@portal/commands';
+import { newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
-/** Decides and appends a new collection; shared by the single create and the `POST /` batch. */
+/** Decides and appends a new collection; the single create's. */
 export async function runCreateCollection(
   deps: ApiDependencies,
   req: Request,
@@ -17,23 +17,33 @@ export async function runCreateCollection(
 ): Promise<{ id: string; outcome: CommandOutcome }> {
   return createObject(deps, req, caller, 'collection', body.parentId ?? null, async ({ parent, append }) => {
     const id = deps.newId();
-    const { title, description, links, license, keywords, extent } = body;
-    const outcome = await append(id, {
-      type: 'CreateCollection',
-      data: {
-        id,
-        title,
-        description,
-        links,
-        parent: parent?.lookup ?? null,
-        access: newObjectAccess(caller, body.visibility),
-        ...(license === undefined ? {} : { license }),
-        ...(keywords === undefined ? {} : { keywords }),
-        ...(extent === undefined ? {} : { extent }),
-      },
-    });
+    const outcome = await append(id, collectionCommand(id, body, parent, caller));
     return { id, outcome };
   });
+}
+
+/** The domain command of a collection create; shared by the single create and the bulk paths. */
+export function collectionCommand(
+  id: string,
+  body: CreateCollectionBody,
+  parent: FoundParent | null,
+  caller: Caller,
+): CreateCollection {
+  const { title, description, links, license, keywords, extent } = body;
+  return {
+    type: 'CreateCollection',
+    data: {
+      id,
+      title,
+      description,
+      links,
+      parent: parent?.lookup ?? null,
+      access: newObjectAccess(caller, body.visibility),
+      ...(license === undefined ? {} : { license }),
+      ...(keywords === undefined ? {} : { keywords }),
+      ...(extent === undefined ? {} : { extent }),
+    },
+  };
 }
 
 export function createCollection(deps: ApiDependencies): RequestHandler {

@@ -6,12 +6,12 @@ import { canonicalJson } from './canonical-json.js';
 import { HttpProblem } from './problem.js';
 
 /** How long a key is remembered; a pipeline retrying later than this creates anew. */
-const KEY_TTL_HOURS = 24;
+export const KEY_TTL_HOURS = 24;
 /**
  * A claim whose request never recorded an outcome (the process died mid-request) is taken over after
  * this long, so a crash does not block the key for a day. Longer than any request may take.
  */
-const CLAIM_LEASE_SECONDS = 120;
+export const CLAIM_LEASE_SECONDS = 120;
 /** About one claim in this many also deletes expired keys, so the table does not grow without bound. */
 const PURGE_EVERY = 200;
 const REPLAYED_HEADERS = ['etag', 'x-event-position', 'location'] as const;

@@ -4,17 +4,19 @@ import {
   DomainError,
   portalObjectDecider,
   type Caller,
+  type CreateItem as CreateItemCommand,
   type ItemMetadata,
   type UploadPlan,
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { newObjectAccess } from '@portal/commands';
+import { newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject, type NewObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
-import { partNumbersToOffer, pendingUploadPlan, urlLifetimeSeconds } from './upload-plan.js';
+import { pendingUploadPlan } from './upload-plan.js';
+import { uploadDescriptorOf } from './upload-descriptor.js';
 
 function metadataOf(body: CreateItemBody): ItemMetadata {
   return {
@@ -28,7 +30,7 @@ function metadataOf(body: CreateItemBody): ItemMetadata {
   };
 }
 
-/** A new item with its multipart upload; shared by the single create and the `POST /` batch. */
+/** A new item with its multipart upload; the single create's. */
 export async function runCreateItem(
   deps: ApiDependencies,
   req: Request,
@@ -46,24 +48,7 @@ export async function runCreateItem(
   const { id, outcome, upload } = await createObject(deps, req, caller, 'item', body.parentId, (place) =>
     appendNewItem(deps, req, caller, body, place, now),
   );
-  const partUrls = await deps.objectStore.presignUploadParts(
-    upload.key,
-    upload.uploadId,
-    partNumbersToOffer(upload),
-    urlLifetimeSeconds(deps.config, upload, now),
-  );
-  return {
-    id,
-    outcome,
-    descriptor: {
-      portalItemId: id,
-      key: upload.key,
-      bucket: upload.bucket,
-      uploadId: upload.uploadId,
-      partSize: upload.partSize,
-      partUrls,
-    },
-  };
+  return { id, outcome, descriptor: await uploadDescriptorOf(deps, id, upload, now) };
 }
 
 /**
@@ -81,20 +66,7 @@ async function appendNewItem(
 ): Promise<{ id: string; outcome: CommandOutcome; upload: UploadPlan }> {
   const id = deps.newId();
   const pending = pendingUploadPlan(deps.config, id, body, now);
-  const command = (upload: UploadPlan) =>
-    ({
-      type: 'CreateItem',
-      data: {
-        id,
-        title: body.title,
-        description: body.description ?? null,
-        links: body.links,
-        metadata: metadataOf(body),
-        upload,
-        parent: parent?.lookup ?? null,
-        access: newObjectAccess(caller, body.visibility),
-      },
-    }) as const;
+  const command = (upload: UploadPlan) => itemCommand(id, body, parent, caller, upload);
   // Decided once before the object store is asked for an upload: a refused create leaves nothing there.
   portalObjectDecider.decide(command({ ...pending, uploadId: '' }), portalObjectDecider.initialState);
 
@@ -115,6 +87,29 @@ async function appendNewItem(
     });
     throw error;
   }
+}
+
+/** The domain command of an item create; shared by the single create and the bulk paths. */
+export function itemCommand(
+  id: string,
+  body: CreateItemBody,
+  parent: FoundParent | null,
+  caller: Caller,
+  upload: UploadPlan,
+): CreateItemCommand {
+  return {
+    type: 'CreateItem',
+    data: {
+      id,
+      title: body.title,
+      description: body.description ?? null,
+      links: body.links,
+      metadata: metadataOf(body),
+      upload,
+      parent: parent?.lookup ?? null,
+      access: newObjectAccess(caller, body.visibility),
+    },
+  };
 }
 
 export function createItem(deps: ApiDependencies): RequestHandler {

@@ -57,8 +57,8 @@ const tags = [
   { name: 'service', description: 'Service description, batch commands, health and this document.' },
 ];
 
-const jsonBody = (schema: z.ZodType) => ({
-  'application/json': { schema: { $ref: schemaRef(componentNameOf(schema)) } },
+const jsonBody = (schema: z.ZodType, mediaType = 'application/json') => ({
+  [mediaType]: { schema: { $ref: schemaRef(componentNameOf(schema)) } },
 });
 
 /** One query parameter per property of the query schema, converted as input (strings, before defaults). */
@@ -122,7 +122,9 @@ function buildOperation(route: Route): JsonObject {
     tags: [route.tag],
     ...(route.public === true && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
-    ...(route.body !== undefined && { requestBody: { required: true, content: jsonBody(route.body) } }),
+    ...(route.body !== undefined && {
+      requestBody: { required: true, content: jsonBody(route.body, route.bodyMediaType) },
+    }),
     responses: buildResponses(route),
   };
 }

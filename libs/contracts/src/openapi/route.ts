@@ -49,6 +49,8 @@ export interface Route {
   query?: z.ZodObject;
   headers?: readonly RequestHeader[];
   body?: z.ZodType;
+  /** The request body's media type; `application/json` by default. For NDJSON the schema is one line's. */
+  bodyMediaType?: string;
   /** Successes, and the rare error whose body is not the message object (readiness 503). */
   responses: Partial<Record<200 | 201 | 202 | 204 | 302 | 503, ResponseSpec>>;
   /**

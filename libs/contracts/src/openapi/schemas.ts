@@ -10,6 +10,13 @@ import {
 import { auditActorSchema, auditEventSchema, auditObjectSchema, auditPageSchema } from '../audit.js';
 import { batchCommandSchema, batchRequestSchema, batchResponseSchema, batchResultSchema } from '../batch.js';
 import {
+  bulkLineSchema,
+  bulkResponseLineSchema,
+  bulkResultLineSchema,
+  bulkSummarySchema,
+  bulkUploadSchema,
+} from '../bulk.js';
+import {
   breadcrumbSchema,
   breadcrumbsSchema,
   browserChildrenSchema,
@@ -140,6 +147,7 @@ export const requestSchemas: Record<string, z.ZodType> = {
   ShareRequest: shareBodySchema,
   BatchCommand: batchCommandSchema,
   BatchRequest: batchRequestSchema,
+  BulkLine: bulkLineSchema,
   SignUpRequest: signUpBodySchema,
   SignInRequest: signInBodySchema,
   CreateApiKeyRequest: createApiKeyBodySchema,
@@ -198,6 +206,10 @@ export const responseSchemas: Record<string, z.ZodType> = {
   Readiness: readinessSchema,
   BatchResult: batchResultSchema,
   BatchResponse: batchResponseSchema,
+  BulkUpload: bulkUploadSchema,
+  BulkResultLine: bulkResultLineSchema,
+  BulkSummary: bulkSummarySchema,
+  BulkResponseLine: bulkResponseLineSchema,
   Visibility: visibilitySchema,
   VisibilityResult: visibilityResultSchema,
   Share: shareSchema,

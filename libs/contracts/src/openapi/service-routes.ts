@@ -1,4 +1,6 @@
 import { batchRequestSchema, batchResponseSchema } from '../batch.js';
+import { BULK_PATH, bulkLineSchema, NDJSON_MEDIA_TYPE } from '../bulk.js';
+import { schemaRef } from './schemas.js';
 import { healthSchema, readinessSchema, serviceDescriptionSchema } from '../service.js';
 import type { Route } from './route.js';
 
@@ -38,6 +40,26 @@ export const serviceRoutes: readonly Route[] = [
       },
     },
     errors: [400, 401, 413, 415, 503],
+  },
+  {
+    method: 'post',
+    path: BULK_PATH,
+    operationId: 'runBulk',
+    summary: 'Load many commands as NDJSON',
+    description:
+      'For pipelines: one command per line (`application/x-ndjson`, UTF-8, gzip allowed), up to 1,000,000 lines and 1 MiB per line. Lines are applied in chunks as they arrive, and one result line per command is streamed back as soon as its chunk is applied (its `id`, or its refusal `{ line, status, code, message }`); a bad line never stops the others. The last line is the summary. Each line may carry its own `idempotencyKey`; `Idempotency-Key` on the request is refused. Each command needs the rights its single endpoint needs. See docs/bulk-ingest.md.',
+    tag: 'service',
+    headers: ['Prefer'],
+    body: bulkLineSchema,
+    bodyMediaType: NDJSON_MEDIA_TYPE,
+    responses: {
+      200: {
+        description:
+          'Streamed: one result line per non-blank request line, in request order, then the summary (which waits for the projection unless `Prefer: respond-async`).',
+        otherMediaTypes: { [NDJSON_MEDIA_TYPE]: { schema: { $ref: schemaRef('BulkResponseLine') } } },
+      },
+    },
+    errors: [400, 401, 413, 415],
   },
   {
     method: 'get',

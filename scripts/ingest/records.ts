@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** One command line for the bulk endpoint, and where it came from (for the failure report). */
+export interface SourceLine {
+  readonly text: string;
+  readonly origin: string;
+}
+
+export interface Source {
+  readonly total: number;
+  readonly lines: () => AsyncIterable<SourceLine>;
+}
+
+const keyOf = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+
+/**
+ * An NDJSON file as it is, line by line; a line without an `idempotencyKey` gets one made of the file's
+ * name, the line number and its text, so loading the same file again applies nothing twice.
+ */
+async function ndjsonSource(path: string): Promise<Source> {
+  let total = 0;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (line.trim() !== '') total += 1;
+  }
+  const name = basename(path);
+  return {
+    total,
+    lines: async function* () {
+      let number = 0;
+      for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+        number += 1;
+        if (text.trim() === '') continue;
+        yield { text: withKey(text, keyOf(name, String(number), text)), origin: `${name}:${number}` };
+      }
+    },
+  };
+}
+
+function withKey(text: string, key: string): string {
+  try {
+    const command = JSON.parse(text) as unknown;
+    if (typeof command !== 'object' || command === null || Array.isArray(command)) return text;
+    if ('idempotencyKey' in command) return text;
+    return JSON.stringify({ ...command, idempotencyKey: key });
+  } catch {
+    // Sent as it is: the service answers which line is malformed.
+    return text;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const text = (value: unknown, fallback: string) =>
+  typeof value === 'string' && value !== '' ? value : fallback;
+
+/**
+ * A STAC-like record as a command: a Feature (STAC Item) becomes an item under `parentId` with its
+ * geometry, bbox, datetimes, keywords as tags and the rest of its properties; a Collection becomes a
+ * collection (under `parentId`, or at the root level). Links keep `href`, `rel`, `type` and `title`.
+ */
+export function commandOfRecord(record: Json, parentId: string | null, fileName: string): Json {
+  const properties = (record['properties'] ?? {}) as Json;
+  const links = Array.isArray(record['links'])
+    ? (record['links'] as Json[])
+        .filter((link) => typeof link['href'] === 'string' && typeof link['rel'] === 'string')
+        .map((link) => ({
+          href: link['href'],
+          rel: link['rel'],
+          title: text(link['title'], String(link['rel'])),
+          type: text(link['type'], 'application/json'),
+          targetType: 'web',
+          linkJson: {},
+        }))
+    : [];
+  if (record['type'] === 'Collection') {
+    return {
+      type: 'createCollection',
+      body: {
+        title: text(record['title'], text(record['id'], fileName)),
+        description: text(record['description'], text(record['title'], fileName)),
+        links,
+        ...(parentId === null ? {} : { parentId }),
+        ...(typeof record['license'] === 'string' ? { license: record['license'] } : {}),
+        ...(Array.isArray(record['keywords']) ? { keywords: record['keywords'] } : {}),
+      },
+    };
+  }
+  const { datetime, start_datetime, end_datetime, title, description, keywords, ...rest } = properties;
+  return {
+    type: 'createItem',
+    body: {
+      title: text(title, text(record['id'], fileName)),
+      ...(typeof description === 'string' ? { description } : {}),
+      links,
+      ...(parentId === null ? {} : { parentId }),
+      ...(record['geometry'] ? { geometry: record['geometry'] } : {}),
+      ...(Array.isArray(record['bbox']) ? { bbox: record['bbox'] } : {}),
+      ...(typeof datetime === 'string' ? { datetime } : {}),
+      ...(typeof start_datetime === 'string' ? { start_datetime } : {}),
+      ...(typeof end_datetime === 'string' ? { end_datetime } : {}),
+      ...(Array.isArray(keywords) ? { tags: keywords } : {}),
+      ...(Object.keys(rest).length > 0 ? { properties: rest } : {}),
+    },
+  };
+}
+
+async function jsonFilesUnder(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** A directory of STAC-like JSON records (searched recursively), one command per `.json` file. */
+async function directorySource(directory: string, parentId: string | null): Promise<Source> {
+  const files = await jsonFilesUnder(directory);
+  return {
+    total: files.length,
+    lines: async function* () {
+      for (const file of files) {
+        const origin = relative(directory, file);
+        const content = await readFile(file, 'utf8');
+        let command: Json;
+        try {
+          command = commandOfRecord(JSON.parse(content) as Json, parentId, basename(file, '.json'));
+        } catch {
+          // Sent as one line that is not a command: the service refuses it, and the summary names the file.
+          command = { type: 'unreadable', file: origin };
+        }
+        yield { text: JSON.stringify({ ...command, idempotencyKey: keyOf(origin, content) }), origin };
+      }
+    },
+  };
+}
+
+export async function sourceOf(path: string, parentId: string | null): Promise<Source> {
+  return (await stat(path)).isDirectory() ? directorySource(path, parentId) : ndjsonSource(path);
+}

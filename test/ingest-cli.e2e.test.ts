@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { call, createCatalog, defaultCredentialHeaders } from './support/http.js';
+import { useSignedInCaller } from './support/auth.js';
+
+useSignedInCaller();
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const sample = join(import.meta.dirname, 'fixtures', 'stac-sample');
+const scratch: string[] = [];
+
+afterAll(async () => {
+  await Promise.all(scratch.map((path) => rm(path, { recursive: true, force: true })));
+});
+
+interface Run {
+  readonly code: number | null;
+  readonly stderr: string;
+}
+
+/** `npm run ingest -- …` as a data engineer runs it, with the file's API key in the environment. */
+function ingest(args: readonly string[]): Promise<Run> {
+  const apiKey = (defaultCredentialHeaders()['authorization'] ?? '').replace(/^Bearer /, '');
+  return new Promise((done, fail) => {
+    const child = spawn('npm', ['run', '--silent', 'ingest', '--', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, PORTAL_API_KEY: apiKey, PORTAL_URL: inject('baseUrl') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      done({ code, stderr });
+    });
+  });
+}
+
+async function childrenOf(catalogId: string): Promise<{ title: string; kind: string }[]> {
+  const page = await call<{ items: { title: string; kind: string }[] }>(
+    'GET',
+    `/api/v1/portal/items/?parentId=${catalogId}&limit=100`,
+  );
+  return page.body.items;
+}
+
+describe('npm run ingest loads a directory of STAC-like records', () => {
+  it('creates one object per record, reports failures, and applies nothing twice when run again', async () => {
+    const parentId = await createCatalog({ title: 'CLI target' });
+    const directory = await mkdtemp(join(tmpdir(), 'ingest-cli-'));
+    scratch.push(directory);
+    await cp(sample, directory, { recursive: true });
+    await writeFile(
+      join(directory, 'items', 'broken.json'),
+      JSON.stringify({ type: 'Feature', id: 'broken', properties: { datetime: 'yesterday' }, links: [] }),
+    );
+
+    const first = await ingest([directory, '--parent', parentId]);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('4 applied, 1 failed of 5');
+    expect(first.stderr).toMatch(/items\/broken\.json: 400 .*datetime/);
+    expect(first.stderr).toMatch(/5\/5 \(100\.0%\) \d+\/s ETA/);
+
+    await rm(join(directory, 'items', 'broken.json'));
+    const second = await ingest([directory, '--parent', parentId]);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('4 applied, 0 failed of 4');
+
+    // The CLI's requests answer their summary once projected: what it loaded is readable when it exits.
+    const children = await childrenOf(parentId);
+    expect(children.map((child) => child.title).sort()).toEqual([
+      'Survey 2026',
+      'Tile 1',
+      'Tile 2',
+      'Tile 3',
+    ]);
+  }, 120_000);
+});
