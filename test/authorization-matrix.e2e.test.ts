@@ -646,6 +646,8 @@ const coveredElsewhere: Readonly<Record<string, string>> = {
   'POST /api/auth/organization/update-member-role': 'auth-organizations.e2e: role changes',
   'POST /api/auth/organization/remove-member': 'auth-organizations.e2e: removals',
   'POST /api/auth/organization/has-permission': 'auth-organizations.e2e: has-permission',
+  'POST /api/v1/portal/bulk':
+    'bulk.e2e: an NDJSON body; each line is decided as its single command (anonymous 401, another organization per line)',
   'GET /api/v1/events': 'events-feed.e2e: a stream never ends, so who sees which change is tested there',
 };
 

@@ -9,6 +9,7 @@ import {
 } from '@portal/contracts';
 import {
   createMany,
+  createInTurn,
   pageAll,
   rawGet,
   waitForProjection,
@@ -148,12 +149,11 @@ describe('browser: root, children, breadcrumbs and path of one tree', () => {
 
   it('filters children by kind and status, sorts them every way, and refuses a cursor of another order', async () => {
     const parent = await createCatalog({ title: unique('Sorting parent') });
-    const made = await createMany(
+    const made = await createInTurn(
       ['Delta', 'alpha', 'Charlie', 'bravo', 'Echo'].map((title, index): CreateCommand => ({
         type: index % 2 === 0 ? 'createCatalog' : 'createCollection',
         body: { title, description: 'x', links: [], parentId: parent },
       })),
-      1,
     );
     await waitForProjection(made.position);
     const titles = async (query: string) => {

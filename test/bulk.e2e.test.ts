@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, createCatalog, createCollection, waitForPosition } from './support/http.js';
-import { useSignedInCaller } from './support/auth.js';
+import { apiKey, signUp, useSignedInCaller } from './support/auth.js';
 import { postNdjson } from './support/ndjson.js';
 
 // Every call of this file acts as a pipeline owning what it creates (an owner-role API key).
@@ -170,6 +170,21 @@ describe('POST /api/v1/portal/bulk loads NDJSON, one result line per command', (
       as: 'anonymous',
     });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('answers each line what its single command answers to another organization: nothing is created', async () => {
+    const parentId = await createCatalog({ title: 'Not theirs' });
+    const stranger = await apiKey(await signUp({ name: 'Stranger' }), { role: 'owner' });
+    const single = await call('POST', '/api/v1/portal/collections/create', {
+      headers: stranger.headers,
+      body: { title: 'Single', description: 'refused', links: [], parentId },
+    });
+    const bulk = await postNdjson([collectionLine(parentId, 'Bulk')], { headers: stranger.headers });
+    expect(bulk.status).toBe(200);
+    const { results } = resultsAndSummary(bulk.lines);
+    expect(single.status).toBeGreaterThanOrEqual(400);
+    expect(results).toEqual([expect.objectContaining({ line: 1, status: single.status })]);
+    expect(await childCountOf(parentId, undefined)).toBe(0);
   });
 
   it('reports exactly which lines were applied when the stream breaks after the first chunk', async () => {

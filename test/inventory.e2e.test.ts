@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inventoryPageSchema, type InventoryEntry, type InventoryPage } from '@portal/contracts';
-import { createMany, pageAll, pageWhileDeleting, waitForProjection } from './support/browser-tree.js';
+import {
+  createMany,
+  createInTurn,
+  pageAll,
+  pageWhileDeleting,
+  waitForProjection,
+} from './support/browser-tree.js';
 import {
   call,
   createCatalog,
@@ -21,7 +27,8 @@ const inventory = (query = '', headers: Record<string, string> = {}) =>
 /** A container with 3 catalogs and 4 collections inside, some of them carrying `token` in their text. */
 async function smallPortal(token: string): Promise<{ parent: string; ids: string[] }> {
   const parent = await createCatalog({ title: `Inventory ${token}` });
-  const made = await createMany(
+  // One request each: the tests below sort by `createdAt`, and one batch's commands share its instant.
+  const made = await createInTurn(
     [
       ['createCatalog', 'Roads', `Every road, ${token} included`],
       ['createCatalog', 'Rivers', 'Hydrography'],
@@ -34,7 +41,6 @@ async function smallPortal(token: string): Promise<{ parent: string; ids: string
       type: type as 'createCatalog' | 'createCollection',
       body: { title, description, links: [], parentId: parent },
     })),
-    1,
   );
   await waitForProjection(made.position);
   return { parent, ids: made.ids };

@@ -56,6 +56,23 @@ export async function createMany(
   return { ids: ids.flat(), position };
 }
 
+/**
+ * Creates the commands one request each, in order: the commands of one batch share its instant
+ * (docs/decisions.md, "Browsing"), so a test of the `createdAt` order sends them apart.
+ */
+export async function createInTurn(
+  commands: readonly CreateCommand[],
+): Promise<{ ids: string[]; position: string | null }> {
+  const ids: string[] = [];
+  let position: string | null = null;
+  for (const command of commands) {
+    const made = await createMany([command], 1);
+    ids.push(...made.ids);
+    position = newerPosition(position, made.position);
+  }
+  return { ids, position };
+}
+
 /** Waits until the read models include `position` (each try waits up to the API's bound, then 503). */
 export async function waitForProjection(position: string | null): Promise<void> {
   if (position === null) return;

@@ -8,9 +8,6 @@ import {
   type ProjectionStatusSource,
 } from './projection-status.js';
 
-/** Scrapes coming together (several gauges of one scrape, or two Prometheus) share one status read. */
-const STATUS_FRESH_MS = 1_000;
-
 /**
  * The projector's metrics: what it does (batches, leadership, a halt) as it happens, and where the
  * projection stands (checkpoint, head, lag, dead letters) read at scrape time. A status that cannot be
@@ -118,8 +115,11 @@ export function projectorMetrics(
 }
 
 class StatusReader {
+  /**
+   * The read in flight: the gauges of one scrape (and scrapes coming together) share it. A finished
+   * read is never reused, so a scrape always shows the projection as it stands when it asks.
+   */
   private pending: Promise<ProjectionStatus | null> | null = null;
-  private readAt = Number.NEGATIVE_INFINITY;
   private latest: ProjectionStatus | null = null;
   /** When a read last found the checkpoint at the head (or first found it behind). */
   private caughtUpAt = Date.now();
@@ -131,18 +131,21 @@ class StatusReader {
   ) {}
 
   read(): Promise<ProjectionStatus | null> {
-    if (this.pending && performance.now() - this.readAt < STATUS_FRESH_MS) return this.pending;
-    this.readAt = performance.now();
-    this.pending = readProjectionStatus(this.source).then(
-      (status) => {
-        this.seen(status);
-        return status;
-      },
-      (error: unknown) => {
-        this.log.debug({ err: error }, 'projection status not readable for metrics');
-        return null;
-      },
-    );
+    if (this.pending) return this.pending;
+    this.pending = readProjectionStatus(this.source)
+      .then(
+        (status) => {
+          this.seen(status);
+          return status;
+        },
+        (error: unknown) => {
+          this.log.debug({ err: error }, 'projection status not readable for metrics');
+          return null;
+        },
+      )
+      .finally(() => {
+        this.pending = null;
+      });
     return this.pending;
   }
 
