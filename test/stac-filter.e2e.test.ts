@@ -338,6 +338,20 @@ describe('filter: refusals are 400s in the STAC error shape', () => {
   });
 });
 
+describe('filter: property names are never SQL', () => {
+  it('a name with quotes, backslashes or a NUL answers 200 (no match) or 400, never 500', async () => {
+    const names = [`it's`, `a'); DROP TABLE x; --`, `back\\slash`, `"quoted"`, `nul\u0000`];
+    for (const name of names) {
+      const filter = { op: '=', args: [{ property: name }, 1] };
+      const answer = await call<{ features?: unknown[] }>('POST', '/api/v1/stac/search', {
+        body: { collections: [collectionA], filter },
+      });
+      expect([200, 400], `${name}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
+      if (answer.status === 200) expect(answer.body.features).toEqual([]);
+    }
+  });
+});
+
 describe('filter: queryables and conformance', () => {
   it('/queryables is a JSON Schema of the fixed queryables, open to any property', async () => {
     for (const path of ['/api/v1/stac/queryables', `/api/v1/stac/collections/${collectionA}/queryables`]) {
