@@ -373,6 +373,14 @@ describe('filter: queryables and conformance', () => {
       (l) => l.rel === 'http://www.opengis.net/def/rel/ogc/1.0/queryables',
     );
     expect(link?.href).toMatch(/\/api\/v1\/stac\/queryables$/);
+    const collection = await call<{ links: { rel: string; href: string }[] }>(
+      'GET',
+      `/api/v1/stac/collections/${collectionA}`,
+    );
+    const own = collection.body.links.find(
+      (l) => l.rel === 'http://www.opengis.net/def/rel/ogc/1.0/queryables',
+    );
+    expect(own?.href).toMatch(new RegExp(`/api/v1/stac/collections/${collectionA}/queryables$`));
   });
 
   it('conformsTo declares the filter classes (and not functions)', async () => {
