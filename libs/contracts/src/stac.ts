@@ -117,6 +117,12 @@ const limitDescription = `Items per page, 1 to ${STAC_MAX_LIMIT}; ${STAC_DEFAULT
 const tokenDescription = 'The opaque token of a `next` link: continues the same search after its last item.';
 const datetimeDescription =
   'RFC 3339 instant (`2024-01-31T12:00:00Z`), closed interval (`a/b`) or open interval (`../b`, `a/..`): items whose datetime, or start..end range, meets it.';
+const filterDescription =
+  'A CQL2 filter over the queryables (`/queryables`): CQL2 text, or CQL2 JSON as specified by `filter-lang`.';
+const filterLangDescription =
+  '`cql2-text` or `cql2-json`; `cql2-text` when absent on a GET, `cql2-json` (or text when `filter` is a string) on a POST.';
+const filterCrsDescription =
+  "The CRS of the filter's geometries: `http://www.opengis.net/def/crs/OGC/1.3/CRS84` (the default) or `http://www.opengis.net/def/crs/EPSG/0/4326`, both longitude, latitude.";
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -130,6 +136,9 @@ export const stacSearchQuerySchema = z.strictObject({
   intersects: z.string().exactOptional().meta({ description: 'A GeoJSON geometry, as JSON text.' }),
   ids: z.string().exactOptional().meta({ description: 'Comma-separated item ids.' }),
   collections: z.string().exactOptional().meta({ description: 'Comma-separated collection ids.' }),
+  filter: z.string().exactOptional().meta({ description: filterDescription }),
+  'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
+  'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -138,6 +147,9 @@ export const stacSearchQuerySchema = z.strictObject({
 export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   bbox: true,
   datetime: true,
+  filter: true,
+  'filter-lang': true,
+  'filter-crs': true,
   limit: true,
   token: true,
 });
@@ -155,7 +167,27 @@ export const stacSearchBodySchema = z.strictObject({
     .union([z.array(z.string()), z.string()])
     .exactOptional()
     .meta({ description: 'Collection ids: an array, or one string (a comma-separated list).' }),
+  filter: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .exactOptional()
+    .meta({ description: filterDescription }),
+  'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
+  'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
 export type StacSearchBody = z.infer<typeof stacSearchBodySchema>;
+
+/**
+ * `GET …/queryables`: a JSON Schema of the names a filter may use. Loose: the schema's keywords are
+ * JSON Schema's, and `additionalProperties` is true since item properties are free-form.
+ */
+export const stacQueryablesSchema = z.looseObject({
+  $schema: z.string(),
+  $id: z.string(),
+  type: z.literal('object'),
+  title: z.string(),
+  properties: z.record(z.string(), z.record(z.string(), z.unknown())),
+  additionalProperties: z.literal(true),
+});
+export type StacQueryables = z.infer<typeof stacQueryablesSchema>;

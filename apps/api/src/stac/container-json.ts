@@ -1,7 +1,14 @@
 import { STAC_VERSION, type StacCatalog, type StacCollection, type StacLink } from '@portal/contracts';
 import { extentOf } from '../collections/collection-record.js';
 import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
-import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links.js';
+import {
+  GEOJSON_TYPE,
+  JSON_TYPE,
+  portalLink,
+  QUERYABLES_REL,
+  SCHEMA_JSON_TYPE,
+  type StacUrls,
+} from './stac-links.js';
 
 /** Where a container sits: under a catalog, or at the root level (whose STAC parent is the landing page). */
 function parentLink(row: PortalObjectRow, urls: StacUrls): StacLink {
@@ -38,6 +45,7 @@ export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: st
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       parentLink(row, urls),
       { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
+      { rel: QUERYABLES_REL, href: urls.collectionQueryables(row.id), type: SCHEMA_JSON_TYPE },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
   };

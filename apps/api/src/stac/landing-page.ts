@@ -2,7 +2,14 @@ import { STAC_VERSION, type StacLink } from '@portal/contracts';
 import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
 import { conformsTo } from './conformance.js';
 import { childLink } from './container-json.js';
-import { GEOJSON_TYPE, JSON_TYPE, OPENAPI_TYPE, type StacUrls } from './stac-links.js';
+import {
+  GEOJSON_TYPE,
+  JSON_TYPE,
+  OPENAPI_TYPE,
+  QUERYABLES_REL,
+  SCHEMA_JSON_TYPE,
+  type StacUrls,
+} from './stac-links.js';
 
 export const LANDING_PAGE_ID = 'portal-catalog-service';
 
@@ -19,6 +26,7 @@ export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectR
     { rel: 'children', href: urls.children, type: JSON_TYPE },
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'GET' },
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'POST' },
+    { rel: QUERYABLES_REL, href: urls.queryables, type: SCHEMA_JSON_TYPE },
     { rel: 'service-desc', href: urls.serviceDesc, type: OPENAPI_TYPE },
     ...rootChildren.map((row) => childLink(row, urls)),
   ];

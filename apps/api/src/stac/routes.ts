@@ -14,12 +14,14 @@ import { directItemIds, listContainers, type ContainerScope } from './container-
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { itemCollection } from './item-collection.js';
 import { stacItem } from './item-json.js';
+import { itemFilterCondition } from './item-filter.js';
 import { findVisibleItem, searchItems } from './item-query.js';
+import { itemQueryables } from './queryables.js';
 import { parseLimitText, searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { decodeToken, encodeToken } from './search-token.js';
-import { GEOJSON_TYPE, JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
+import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
 
 /** A path parameter as the route declared it (express types a wildcard's value as an array). */
 function pathParam(req: Request, name: string): string {
@@ -107,7 +109,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const search = { ...searchFromQuery(query), collections: [collection.id] };
-      const page = await searchItems(deps.pool, search, principals);
+      const filter = itemFilterCondition(query, 'cql2-text');
+      const page = await searchItems(deps.pool, search, principals, filter === null ? [] : [filter]);
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
@@ -144,6 +147,21 @@ export function stacRoutes(deps: ApiDependencies): Router {
     },
     post: async (req, res) => {
       res.type(GEOJSON_TYPE).json(await searchByPost(deps, req));
+    },
+  });
+
+  route(router, `${STAC_PATH}/queryables`, {
+    get: (req, res) => {
+      const { urls } = context(req);
+      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.queryables, 'STAC item search'));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/queryables`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const title = `Items of collection ${collection.id}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collection.id), title));
     },
   });
 

@@ -7,7 +7,8 @@ import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObjects } from '../read-model/portal-object-rows.js';
 import { itemCollection, type PageRequest } from './item-collection.js';
-import { searchItems } from './item-query.js';
+import { itemFilterCondition } from './item-filter.js';
+import { searchItems, type ItemCondition } from './item-query.js';
 import { searchFromBody, searchFromQuery, type ItemSearch } from './item-search-request.js';
 import { badParameter } from './stac-problem.js';
 import { stacUrls } from './stac-links.js';
@@ -42,9 +43,11 @@ async function runSearch(
   req: Request,
   search: ItemSearch,
   request: PageRequest,
+  filter: ItemCondition | null,
 ): Promise<StacItemCollection> {
   await checkCollections(deps, search, req);
-  const page = await searchItems(deps.pool, withCanonicalCollections(search), principalsOf(req));
+  const extra = filter === null ? [] : [filter];
+  const page = await searchItems(deps.pool, withCanonicalCollections(search), principalsOf(req), extra);
   const baseUrl = baseUrlOf(req, deps.config);
   return itemCollection(deps.pool, page, request, stacUrls(baseUrl), baseUrl);
 }
@@ -53,18 +56,21 @@ async function runSearch(
 export async function searchByGet(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
+  const filter = itemFilterCondition(query, 'cql2-text');
   const { token: _token, ...rest } = query;
   const urls = stacUrls(baseUrlOf(req, deps.config));
-  return runSearch(deps, req, search, { method: 'GET', url: urls.search, query: definedOnly(rest) });
+  const request = { method: 'GET' as const, url: urls.search, query: definedOnly(rest) };
+  return runSearch(deps, req, search, request, filter);
 }
 
 /** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
 export async function searchByPost(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
+  const filter = itemFilterCondition(body, undefined);
   const { token: _token, ...rest } = body;
   const urls = stacUrls(baseUrlOf(req, deps.config));
-  return runSearch(deps, req, search, { method: 'POST', url: urls.search, body: rest });
+  return runSearch(deps, req, search, { method: 'POST', url: urls.search, body: rest }, filter);
 }
 
 /** The given values of a parsed query (zod leaves absent ones out already; this narrows the type). */

@@ -8,6 +8,8 @@ import { absoluteHref } from '../http/base-url.js';
 export const STAC_PATH = '/api/v1/stac';
 export const JSON_TYPE = 'application/json';
 export const GEOJSON_TYPE = 'application/geo+json';
+export const SCHEMA_JSON_TYPE = 'application/schema+json';
+export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
 export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 
 export interface StacUrls {
@@ -16,9 +18,11 @@ export interface StacUrls {
   readonly collections: string;
   readonly search: string;
   readonly children: string;
+  readonly queryables: string;
   readonly serviceDesc: string;
   collection(id: string): string;
   items(collectionId: string): string;
+  collectionQueryables(collectionId: string): string;
   item(id: string, collectionId: string | null): string;
   catalog(id: string): string;
   catalogChildren(id: string): string;
@@ -32,9 +36,11 @@ export function stacUrls(baseUrl: string): StacUrls {
     collections: `${root}/collections`,
     search: `${root}/search`,
     children: `${root}/children`,
+    queryables: `${root}/queryables`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
     collection: (id) => `${root}/collections/${id}`,
     items: (collectionId) => `${root}/collections/${collectionId}/items`,
+    collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,
     // An item outside any collection (directly under a catalog) has no OGC Features path: its own.
     item: (id, collectionId) =>
       collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,

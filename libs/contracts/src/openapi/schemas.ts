@@ -125,6 +125,7 @@ import {
   stacItemSchema,
   stacLandingPageSchema,
   stacLinkSchema,
+  stacQueryablesSchema,
   stacSearchBodySchema,
 } from '../stac.js';
 import type { JsonObject } from './route.js';
@@ -257,6 +258,7 @@ export const responseSchemas: Record<string, z.ZodType> = {
   StacChildren: stacChildrenSchema,
   StacItem: stacItemSchema,
   StacItemCollection: stacItemCollectionSchema,
+  StacQueryables: stacQueryablesSchema,
 };
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;

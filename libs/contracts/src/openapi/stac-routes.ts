@@ -9,6 +9,7 @@ import {
   stacItemsQuerySchema,
   stacLandingPageSchema,
   stacListQuerySchema,
+  stacQueryablesSchema,
   STAC_MAX_LIMIT,
   stacSearchBodySchema,
   stacSearchQuerySchema,
@@ -20,6 +21,8 @@ const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const visible = 'Only what the caller may read: anonymous callers see public objects.';
 const errorsNote =
   "Errors carry `code` and `description` (as STAC clients expect) beside the service's `message`.";
+const filterNote =
+  '`filter` takes CQL2 (text or JSON, `filter-lang`) over the queryables; a bad filter answers 400 naming the position and the expected tokens.';
 const pagingNote = `Paged by an opaque \`token\` in the \`next\` link; \`limit\` at most ${STAC_MAX_LIMIT}.`;
 
 export const stacRoutes: readonly Route[] = [
@@ -72,7 +75,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections/{collectionId}/items',
     operationId: 'listStacCollectionItems',
     summary: "A collection's items",
-    description: `The items directly in the collection, newest first, filtered by \`bbox\` and \`datetime\`. ${visible} ${pagingNote} ${errorsNote}`,
+    description: `The items directly in the collection, newest first, filtered by \`bbox\`, \`datetime\` and \`filter\`. ${filterNote} ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
     pathParameters: ['CollectionId'],
@@ -109,7 +112,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/search',
     operationId: 'searchStacItemsByGet',
     summary: 'STAC item search (GET)',
-    description: `Items matching every given parameter, newest first. \`bbox\` and \`intersects\` exclude each other; an unknown collection answers 400. ${visible} ${pagingNote} ${errorsNote}`,
+    description: `Items matching every given parameter, newest first. \`bbox\` and \`intersects\` exclude each other; an unknown collection answers 400. ${filterNote} ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
     query: stacSearchQuerySchema,
@@ -127,6 +130,30 @@ export const stacRoutes: readonly Route[] = [
     body: stacSearchBodySchema,
     responses: { 200: { description: 'A page of items (GeoJSON).', schema: stacItemCollectionSchema } },
     errors: [400, 401, 413, 415, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/stac/queryables',
+    operationId: 'getStacQueryables',
+    summary: 'What a search filter may name',
+    description:
+      'A JSON Schema (`application/schema+json`) of the item fields with fixed types; any other name is an item property of any JSON type (`additionalProperties: true`).',
+    tag: 'stac',
+    public: true,
+    responses: { 200: { description: 'The queryables.', schema: stacQueryablesSchema } },
+    errors: [401, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/stac/collections/{collectionId}/queryables',
+    operationId: 'getStacCollectionQueryables',
+    summary: "What a filter over a collection's items may name",
+    description: 'The same queryables as the search, for one collection the caller may read.',
+    tag: 'stac',
+    public: true,
+    pathParameters: ['CollectionId'],
+    responses: { 200: { description: 'The queryables.', schema: stacQueryablesSchema } },
+    errors: oneErrors,
   },
   {
     method: 'get',
