@@ -207,6 +207,20 @@ const stacRows: readonly Row[] = [
   },
   {
     method: 'GET',
+    template: '/api/v1/stac/queryables',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/queryables' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/queryables',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/queryables` }),
+  },
+  {
+    method: 'GET',
     template: '/api/v1/stac/collections/{collectionId}/items',
     rule: 'read',
     success: 200,
