@@ -118,6 +118,8 @@ describe('metrics of every process after a create, an upload and their projectio
     expect(
       valueOf(after.api, 'portal_pg_pool_connections', { pool: 'main', state: 'total' }),
     ).toBeGreaterThan(0);
+    const queries = (scrapes: Scrapes) => valueOf(scrapes.api, 'portal_pg_queries_total', { pool: 'main' });
+    expect(queries(after)).toBeGreaterThan(queries(before));
     expect(after.api.get('portal_sse_clients')?.type).toBe('gauge');
     expect(valueOf(after.api, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
   });

@@ -4,7 +4,17 @@ import type { PhaseResult } from './run-api-cpu.js';
 export function printApiCpuTable(phases: readonly PhaseResult[]): void {
   printTable(
     'API CPU per request (closed loop; CPU of the API process in the measured window)',
-    ['phase', 'requests', 'failed', 'req/s', 'p50 ms', 'p99 ms', 'API CPU ms/req', 'machine busy %'],
+    [
+      'phase',
+      'requests',
+      'failed',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'API CPU ms/req',
+      'queries/req',
+      'machine busy %',
+    ],
     phases.map((phase) => [
       phase.phase,
       phase.requests,
@@ -13,6 +23,7 @@ export function printApiCpuTable(phases: readonly PhaseResult[]): void {
       phase.latency.p50,
       phase.latency.p99,
       phase.apiCpuMsPerRequest,
+      phase.queriesPerRequest,
       phase.machineBusyPercent,
     ]),
   );

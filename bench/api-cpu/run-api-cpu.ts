@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
+import { parseExposition } from '../../test/support/prometheus-text.js';
 import { runClosedLoop } from '../browser/closed-loop.js';
 import { pidListeningOn } from '../events/process-memory.js';
 import { cpuSeconds } from '../events/process-cpu.js';
@@ -21,6 +22,8 @@ export interface PhaseResult {
   readonly latency: LatencySummary;
   /** The API process's CPU in the measured window over the requests answered in it. */
   readonly apiCpuMsPerRequest: number;
+  /** Queries the API's main pool sent in the window over the requests answered in it. */
+  readonly queriesPerRequest: number;
   readonly machineBusyPercent: number;
   readonly profile?: ProfileSummary;
 }
@@ -29,6 +32,16 @@ interface Window {
   readonly phase: Phase;
   readonly fromMicros: number;
   readonly toMicros: number;
+}
+
+/** The API's `portal_pg_queries_total` of its main pool, from its metrics listener. */
+async function apiQueriesSent(metricsUrl: string): Promise<number> {
+  const families = parseExposition(await (await fetch(metricsUrl)).text());
+  const sample = families
+    .get('portal_pg_queries_total')
+    ?.samples.find((candidate) => candidate.labels.pool === 'main');
+  if (!sample) throw new Error(`no portal_pg_queries_total{pool="main"} at ${metricsUrl}`);
+  return sample.value;
 }
 
 function profileOf(directory: string, pid: number): string {
@@ -62,6 +75,7 @@ export async function runApiCpu(
       if (options.warmupMs > 0) {
         await runClosedLoop(probe, { clients: options.clients, warmupMs: 0, durationMs: options.warmupMs });
       }
+      const queriesBefore = await apiQueriesSent(stack.metricsUrls.api);
       const cpuBefore = cpuSeconds(pid);
       const fromMicros = monotonicMicros();
       const load = await runClosedLoop(probe, {
@@ -71,6 +85,8 @@ export async function runApiCpu(
       });
       const toMicros = monotonicMicros();
       const cpuMs = (cpuSeconds(pid) - cpuBefore) * 1000;
+      const queries = (await apiQueriesSent(stack.metricsUrls.api)) - queriesBefore;
+      const answered = Math.max(1, load.latency.count + load.failed);
       windows.push({ phase, fromMicros, toMicros });
       results.push({
         phase,
@@ -78,7 +94,8 @@ export async function runApiCpu(
         failed: load.failed,
         requestsPerSecond: load.requestsPerSecond,
         latency: load.latency,
-        apiCpuMsPerRequest: cpuMs / Math.max(1, load.latency.count + load.failed),
+        apiCpuMsPerRequest: cpuMs / answered,
+        queriesPerRequest: queries / answered,
         machineBusyPercent: load.machineBusyPercent,
       });
     }

@@ -6,6 +6,28 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
+/** Queries sent by each pool's clients since it was made (read by the metrics; see `queriesSentBy`). */
+const queryTallies = new WeakMap<pg.Pool, { sent: number }>();
+
+/**
+ * Counts every query a client sends. pg has no per-query event, so the client's `query` is wrapped
+ * once, when the pool connects it; counting at the client catches `pool.query` and checked-out clients
+ * alike. Why count: each query is a round trip (a socket write and a wake-up on both sides), which is
+ * what a request's CPU goes to once its SQL is cheap; queries per request is the number to keep low.
+ */
+function countQueries(client: pg.PoolClient, tally: { sent: number }): void {
+  const send = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    tally.sent += 1;
+    return send(...args);
+  };
+}
+
+/** How many queries `pool`'s clients have sent (0 for a pool not made by `createPool`). */
+export function queriesSentBy(pool: pg.Pool): number {
+  return queryTallies.get(pool)?.sent ?? 0;
+}
+
 export function createPool(options: {
   connectionString: string;
   max?: number;
@@ -13,12 +35,18 @@ export function createPool(options: {
   /** Server settings for every session, in libpq's `options` form (`-c name=value`). */
   sessionOptions?: string;
 }): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
     ...(options.sessionOptions === undefined ? {} : { options: options.sessionOptions }),
   });
+  const tally = { sent: 0 };
+  queryTallies.set(pool, tally);
+  pool.on('connect', (client) => {
+    countQueries(client, tally);
+  });
+  return pool;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
-import type { Pool } from '../database.js';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { queriesSentBy, type Pool } from '../database.js';
 
 /**
  * Connection use of PostgreSQL pools, read at scrape time (no cost between scrapes). `pool` names the
@@ -36,6 +36,20 @@ export function observePools(registry: Registry, pools: Readonly<Record<string, 
     registers: [registry],
     collect() {
       for (const [name, pool] of entries) this.set({ pool: name }, pool.options.max);
+    },
+  });
+  const counted = new Map<string, number>();
+  new Counter({
+    name: 'portal_pg_queries_total',
+    help: 'Queries sent to PostgreSQL by the pool (each one a round trip), since the process started.',
+    labelNames: ['pool'] as const,
+    registers: [registry],
+    collect() {
+      for (const [name, pool] of entries) {
+        const sent = queriesSentBy(pool);
+        this.inc({ pool: name }, sent - (counted.get(name) ?? 0));
+        counted.set(name, sent);
+      }
     },
   });
 }
