@@ -10,6 +10,7 @@ import {
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
 import { handleCommand } from './handler/handle-command.js';
+import { rememberKind } from './known-kinds.js';
 import { loadObject, lookupParent, type FoundParent } from './object-repository.js';
 import { requireCreateRights } from './object-permissions.js';
 import { confirmCreate, watchStructure, type StructureWatch } from './structure/confirm-create.js';
@@ -180,5 +181,6 @@ export async function createObject<Made extends { readonly id: string }>(
   const made = await make(placement.parent);
   const created = { id: made.id, kind, streamId: streamIdOf(kind, made.id) };
   await confirmCreated(context, placement, created, metadata);
+  rememberKind(made.id, kind);
   return made;
 }

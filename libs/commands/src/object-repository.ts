@@ -9,6 +9,7 @@ import {
   type PortalObjectState,
 } from '@portal/domain';
 import { loadStream, type LoadedStream } from './handler/load-stream.js';
+import { kindsToRead, rememberKind } from './known-kinds.js';
 
 export interface LoadedObject {
   readonly id: string;
@@ -34,20 +35,25 @@ export function objectOf(
 
 /**
  * Loads an object from its own stream. The kind is not known from an id alone, so the streams of
- * every candidate kind are read at once; only one of them can exist because ids are fresh UUIDs.
+ * every candidate kind are read at once (only one of them can exist because ids are fresh UUIDs),
+ * unless this process has found the object before (`known-kinds.ts`).
  */
 export async function loadObject(
   store: EventStore,
   id: string,
-  kinds: readonly PortalKind[] = ['catalog', 'collection', 'item'],
+  candidates: readonly PortalKind[] = ['catalog', 'collection', 'item'],
 ): Promise<LoadedObject | null> {
+  const kinds = kindsToRead(id, candidates);
   const streams = await Promise.all(
     kinds.map((kind) => loadStream(store, streamIdOf(kind, id), portalObjectDecider)),
   );
   for (const [index, stream] of streams.entries()) {
     const kind = kinds[index];
     const object = kind === undefined ? null : objectOf(id, kind, stream);
-    if (object) return object;
+    if (object) {
+      rememberKind(id, object.kind);
+      return object;
+    }
   }
   return null;
 }
