@@ -11,6 +11,7 @@ import {
   type PortalObjectState,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
+import { withConsistentRefusals } from './consistent-refusal.js';
 import { handleCommand, type CommandResult } from './handler/handle-command.js';
 import { loadObject, objectOf, placementOf, type LoadedObject, type Placement } from './object-repository.js';
 import { requireAccessTo, requireFound } from './object-permissions.js';
@@ -51,7 +52,12 @@ export interface ChangeResult extends CommandResult<PortalObjectEvent, PortalObj
  * before `If-Match` and the rules: an object the caller may not read answers 404 like an unknown id,
  * whatever else is wrong with the request.
  */
-export async function changeObject(context: CommandContext, request: ChangeRequest): Promise<ChangeResult> {
+export function changeObject(context: CommandContext, request: ChangeRequest): Promise<ChangeResult> {
+  // A refusal leaves nothing appended, so the whole command may run again on fresh reads.
+  return withConsistentRefusals(context, (reading) => changeOnce(reading, request));
+}
+
+async function changeOnce(context: CommandContext, request: ChangeRequest): Promise<ChangeResult> {
   const { id, caller, action } = request;
   const kinds = request.kinds ?? ['catalog', 'collection', 'item'];
   const what = `${kinds.length === 1 ? (kinds[0] ?? 'portal item') : 'portal item'} ${id}`;

@@ -9,6 +9,7 @@ import {
   widensAccess,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
+import { withConsistentRefusals } from './consistent-refusal.js';
 import { handleCommand } from './handler/handle-command.js';
 import { rememberKind } from './known-kinds.js';
 import { loadObject, lookupParent, type FoundParent } from './object-repository.js';
@@ -176,8 +177,11 @@ export async function createObject<Made extends { readonly id: string }>(
   make: (parent: FoundParent | null) => Promise<Made>,
 ): Promise<Made> {
   const { kind, parentId, caller, metadata } = request;
-  const placement = await prepareCreate(context, parentId);
-  requireCreateRights(caller, kind, placement.parent);
+  const placement = await withConsistentRefusals(context, async (reading) => {
+    const prepared = await prepareCreate(reading, parentId);
+    requireCreateRights(caller, kind, prepared.parent);
+    return prepared;
+  });
   const made = await make(placement.parent);
   const created = { id: made.id, kind, streamId: streamIdOf(kind, made.id) };
   await confirmCreated(context, placement, created, metadata);

@@ -9,6 +9,7 @@ import {
   type PortalObjectEvent,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
+import { withConsistentRefusals } from './consistent-refusal.js';
 import { loadObject, placementOf, type LoadedObject } from './object-repository.js';
 import { requireRevision } from './handler/expected-revision.js';
 import { requireAccessTo, requireFound } from './object-permissions.js';
@@ -37,7 +38,11 @@ export interface DeleteResult extends StructureResult {
  * refused, or its subtree rights checked) or refused itself; never lost after a success.
  */
 export async function deleteObjects(context: CommandContext, request: DeleteRequest): Promise<DeleteResult> {
-  const first = await Promise.all(request.ids.map((id) => checkDelete(context, request, id, false)));
+  const first = await Promise.all(
+    request.ids.map((id) =>
+      withConsistentRefusals(context, (reading) => checkDelete(reading, request, id, false)),
+    ),
+  );
   const objects = first.map(({ object }) => object);
   const result = await runStructureChange(context, {
     change: { type: 'delete', objectIds: request.ids, recursive: request.recursive },
@@ -47,7 +52,9 @@ export async function deleteObjects(context: CommandContext, request: DeleteRequ
     decide: async () => {
       const decisions = [];
       for (const id of request.ids) {
-        const { object, events } = await checkDelete(context, request, id, true);
+        const { object, events } = await withConsistentRefusals(context, (reading) =>
+          checkDelete(reading, request, id, true),
+        );
         decisions.push({ orgId: object.state.access.orgId, streamId: object.streamId, events });
       }
       return decisions;

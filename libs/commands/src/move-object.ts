@@ -8,6 +8,7 @@ import {
   type PortalObjectEvent,
 } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
+import { withConsistentRefusals } from './consistent-refusal.js';
 import {
   loadObject,
   lookupParent,
@@ -41,14 +42,16 @@ export interface MoveResult extends StructureResult {
  * docs/identity.md: the caller's rights, then a widening of access, then the tree's rules.
  */
 export async function moveObject(context: CommandContext, request: MoveRequest): Promise<MoveResult> {
-  const first = await checkMove(context, request, false);
+  const first = await withConsistentRefusals(context, (reading) => checkMove(reading, request, false));
   const result = await runStructureChange(context, {
     change: { type: 'move', objectId: request.id, toParentId: request.toParentId },
     orgIds: [first.object.state.access.orgId],
     metadata: request.metadata,
     needsTree: true,
     decide: async () => {
-      const { object, events } = await checkMove(context, request, true);
+      const { object, events } = await withConsistentRefusals(context, (reading) =>
+        checkMove(reading, request, true),
+      );
       return [{ orgId: object.state.access.orgId, streamId: object.streamId, events }];
     },
   });

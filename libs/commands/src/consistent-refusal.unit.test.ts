@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DomainError, eventMetadata, type EventStore } from '@portal/domain';
+import { InMemoryEventStore } from '@portal/eventstore';
+import type { CommandContext } from './command-context.js';
+import { withConsistentRefusals } from './consistent-refusal.js';
+
+const metadata = eventMetadata({
+  actorId: randomUUID(),
+  orgId: null,
+  correlationId: randomUUID(),
+  at: new Date(),
+});
+
+async function mark(store: EventStore, streamId: string, shared: boolean): Promise<void> {
+  await store.append(streamId, [{ id: randomUUID(), type: 'Marked', data: { shared }, metadata }], {
+    expectedRevision: 'any',
+  });
+}
+
+async function shared(store: EventStore, streamId: string): Promise<boolean> {
+  const last = (await store.readStream(streamId)).at(-1);
+  return (last?.data as { shared: boolean } | undefined)?.shared ?? false;
+}
+
+/** Only the store matters to the check; the rest of a command's context is never touched here. */
+function contextOf(store: EventStore): CommandContext {
+  return { store } as unknown as CommandContext;
+}
+
+/**
+ * The torn view of a move: the object is read shared, then a command unshares both the object and the
+ * parent below it, then the parent is read unshared. Each read alone is true; together no instant saw them.
+ */
+describe('a refusal decided on several streams', () => {
+  it('is looked at again when a stream it read has moved on, and then answers from a whole view', async () => {
+    const store = new InMemoryEventStore();
+    await mark(store, 'object', true);
+    await mark(store, 'parent', true);
+    let runs = 0;
+    const answer = await withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      const objectShared = await shared(reading, 'object');
+      if (runs === 1) {
+        await mark(store, 'object', false);
+        await mark(store, 'parent', false);
+      }
+      if (objectShared && !(await shared(reading, 'parent'))) {
+        throw new DomainError('PARENT_NOT_FOUND', 'the parent does not exist');
+      }
+      return objectShared ? 'moved' : 'object not found';
+    });
+    expect(answer).toBe('object not found');
+    expect(runs).toBe(2);
+  });
+
+  it('stands when nothing it read has changed since', async () => {
+    const store = new InMemoryEventStore();
+    await mark(store, 'object', true);
+    let runs = 0;
+    const check = withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      await reading.readStream('object');
+      await reading.readStream('missing');
+      throw new DomainError('FORBIDDEN', 'no');
+    });
+    await expect(check).rejects.toThrow('no');
+    expect(runs).toBe(1);
+  });
+
+  it('gives up after a few torn views and answers the last refusal', async () => {
+    const store = new InMemoryEventStore();
+    let runs = 0;
+    const check = withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      await reading.readStream('object');
+      await mark(store, 'object', runs % 2 === 0);
+      throw new DomainError('FORBIDDEN', `refusal ${runs}`);
+    });
+    await expect(check).rejects.toThrow('refusal 4');
+    expect(runs).toBe(4);
+  });
+
+  it('passes errors that are not refusals straight through', async () => {
+    const store = new InMemoryEventStore();
+    let runs = 0;
+    const check = withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      await reading.readStream('object');
+      await mark(store, 'object', true);
+      throw new Error('connection lost');
+    });
+    await expect(check).rejects.toThrow('connection lost');
+    expect(runs).toBe(1);
+  });
+});
