@@ -76,7 +76,7 @@ redis.on('error', (error) => {
   logger.warn({ err: error }, 'redis connection problem');
 });
 // Sign-in rate limits share this connection: a lost Redis fails a sign-in quickly (503) rather than hang it.
-const auth = createAuthServices(config, logger, redis);
+const auth = createAuthServices(config, logger, redis, projection);
 const objectStore = new S3ObjectStore(s3SettingsOf(config));
 // Its own connection: BullMQ's producer may block briefly, and a lost Redis must fail an enqueue quickly
 // (the completion is recorded; the worker's sweep enqueues it again) instead of holding the request.

@@ -1,6 +1,6 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
 import { isConnectionError, withClient, type Logger, type Pool } from '@portal/platform';
-import type { Projection, Sql } from './projection.js';
+import { signalsRaised, type Projection, type Sql } from './projection.js';
 import {
   commitBatchTransaction,
   compareAndSetCheckpoint,
@@ -156,7 +156,12 @@ export async function applyBatchInOpenTransaction(
   if (!(await compareAndSetCheckpoint(sql, name, expected, position))) {
     return { kind: 'checkpoint-moved', found: await lockCheckpoint(sql, name) };
   }
-  if (target.notifyChannel !== null) await notifyPosition(sql, target.notifyChannel, position);
+  if (target.notifyChannel !== null) {
+    for (const signal of signalsRaised(target.projection, events)) {
+      await sql.query("SELECT pg_notify($1, '')", [signal]);
+    }
+    await notifyPosition(sql, target.notifyChannel, position);
+  }
   return { kind: 'applied', position };
 }
 
@@ -181,7 +186,13 @@ async function applyBatchOnce(
       }
       await applications[application](client, target.projection, events, target.log);
       const position = lastPosition(events);
-      await commitBatchTransaction(client, { name, expected, next: position, channel: target.notifyChannel });
+      await commitBatchTransaction(client, {
+        name,
+        expected,
+        next: position,
+        channel: target.notifyChannel,
+        signals: signalsRaised(target.projection, events),
+      });
       return { kind: 'applied', position };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

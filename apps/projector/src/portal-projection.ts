@@ -1,5 +1,6 @@
 import type { Projection } from './projection.js';
 import { auditReadModel } from './read-models/audit/read-model.js';
+import { asIdentityEvent } from './read-models/identity/events.js';
 import { identityReadModel } from './read-models/identity/read-model.js';
 import { inventoryTotalsReadModel } from './read-models/inventory-totals/read-model.js';
 import { portalObjectsReadModel } from './read-models/portal-objects/read-model.js';
@@ -9,6 +10,8 @@ export const portalProjection: Projection = {
   name: 'portal',
   // The audit model last: it reads the object rows the others just wrote.
   readModels: [portalObjectsReadModel, inventoryTotalsReadModel, identityReadModel, auditReadModel],
+  // Roles, memberships and keys decide who a credential is: API processes that keep answers drop them.
+  signals: [{ channel: 'portal_identity_changed', raisedBy: (event) => asIdentityEvent(event) !== null }],
 };
 
 /** The API LISTENs here; the payload is the new checkpoint as `formatPosition` writes it. */

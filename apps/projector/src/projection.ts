@@ -54,8 +54,26 @@ export interface ReadModel {
   readonly sets?: SetHandler;
 }
 
+/**
+ * A channel notified (empty payload) when a batch that holds an event raising it commits, beside the
+ * checkpoint's own notification: lets other processes drop what they keep of the facts those events
+ * change (the API's credential cache and identity events).
+ */
+export interface ProjectionSignal {
+  readonly channel: string;
+  raisedBy(event: RecordedEvent): boolean;
+}
+
 /** Read models fed by one subscription and one checkpoint, so they move forward together. */
 export interface Projection {
   readonly name: string;
   readonly readModels: readonly ReadModel[];
+  readonly signals?: readonly ProjectionSignal[];
+}
+
+/** The channels of `projection`'s signals that some event of the batch raises. */
+export function signalsRaised(projection: Projection, events: readonly RecordedEvent[]): string[] {
+  return (projection.signals ?? [])
+    .filter((signal) => events.some((event) => signal.raisedBy(event)))
+    .map((signal) => signal.channel);
 }

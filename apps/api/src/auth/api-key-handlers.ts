@@ -134,6 +134,8 @@ export async function revokeApiKey(deps: ApiDependencies, req: Request, res: Res
     { sideEffect: { apply: () => revokeApiKeyRow(deps.pool, keyId, at) } },
   );
   if (outcome.position === null) await revokeApiKeyRow(deps.pool, keyId, at);
+  // This process stops accepting it now; the others when the projector signals the ApiKeyRevoked.
+  deps.auth.apiKeys.clear();
   const revoked = await findApiKeyInOrganization(deps.pool, keyId, orgId);
   await respondToCommand(
     deps,

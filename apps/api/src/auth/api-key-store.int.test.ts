@@ -9,6 +9,7 @@ import {
   newApiKey,
   revokeApiKeyRow,
 } from './api-key-store.js';
+import { sha256Hex } from './secrets.js';
 
 const db = useAuthDatabase('api_keys');
 
@@ -45,7 +46,7 @@ describe('API key store', () => {
   it("authenticates a key with its creator's current role", async () => {
     const creator = await db.user();
     const { id, key } = await storedKey(creator, { role: 'admin' });
-    expect(await findUsableApiKey(db.pool, key)).toEqual({
+    expect(await findUsableApiKey(db.pool, sha256Hex(key))).toEqual({
       id,
       orgId: creator.orgId,
       keyRole: 'admin',
@@ -53,27 +54,28 @@ describe('API key store', () => {
       email: creator.email,
       name: 'Test',
       creatorRole: 'owner',
+      expiresAt: null,
     });
     await db.setMember(creator.orgId, creator.userId, 'viewer');
-    expect((await findUsableApiKey(db.pool, key))?.creatorRole).toBe('viewer');
+    expect((await findUsableApiKey(db.pool, sha256Hex(key)))?.creatorRole).toBe('viewer');
     await db.setMember(creator.orgId, creator.userId, null);
-    expect((await findUsableApiKey(db.pool, key))?.creatorRole).toBeNull();
-    expect(await findUsableApiKey(db.pool, `${key}x`)).toBeNull();
+    expect((await findUsableApiKey(db.pool, sha256Hex(key)))?.creatorRole).toBeNull();
+    expect(await findUsableApiKey(db.pool, sha256Hex(`${key}x`))).toBeNull();
   });
 
   it('refuses revoked and expired keys', async () => {
     const creator = await db.user();
     const revoked = await storedKey(creator);
     await revokeApiKeyRow(db.pool, revoked.id, new Date());
-    expect(await findUsableApiKey(db.pool, revoked.key)).toBeNull();
+    expect(await findUsableApiKey(db.pool, sha256Hex(revoked.key))).toBeNull();
     expect((await findApiKeyInOrganization(db.pool, revoked.id, creator.orgId))?.revokedAt).toBeInstanceOf(
       Date,
     );
 
     const expired = await storedKey(creator, { expiresAt: new Date(Date.now() - 1000) });
-    expect(await findUsableApiKey(db.pool, expired.key)).toBeNull();
+    expect(await findUsableApiKey(db.pool, sha256Hex(expired.key))).toBeNull();
     const later = await storedKey(creator, { expiresAt: new Date(Date.now() + 60_000) });
-    expect(await findUsableApiKey(db.pool, later.key)).not.toBeNull();
+    expect(await findUsableApiKey(db.pool, sha256Hex(later.key))).not.toBeNull();
   });
 
   it("lists an organization's keys newest first, and finds a key in its own organization only", async () => {

@@ -113,9 +113,11 @@ export interface AuthenticatedApiKey {
   readonly name: string | null;
   /** `null` when the creator is no longer a member: the key is then disabled. */
   readonly creatorRole: Role | null;
+  readonly expiresAt: Date | null;
 }
 
-export async function findUsableApiKey(pool: Pool, key: string): Promise<AuthenticatedApiKey | null> {
+/** `digest`: the key's `sha256Hex`, as stored. */
+export async function findUsableApiKey(pool: Pool, digest: string): Promise<AuthenticatedApiKey | null> {
   const result = await pool.query<{
     id: string;
     org_id: string;
@@ -124,14 +126,15 @@ export async function findUsableApiKey(pool: Pool, key: string): Promise<Authent
     email: string;
     name: string | null;
     member_role: Role | null;
+    expires_at: Date | null;
   }>(
-    `SELECT k.id, k.org_id, k.role, k.created_by, c.email, u.name, m.role AS member_role
+    `SELECT k.id, k.org_id, k.role, k.created_by, c.email, u.name, m.role AS member_role, k.expires_at
        FROM auth.api_keys k
        JOIN auth.credentials c ON c.user_id = k.created_by
        LEFT JOIN read.users u ON u.id = k.created_by
        LEFT JOIN read.org_members m ON m.org_id = k.org_id AND m.user_id = k.created_by
       WHERE k.digest = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
-    [sha256Hex(key)],
+    [digest],
   );
   const row = result.rows[0];
   if (!row) return null;
@@ -143,5 +146,6 @@ export async function findUsableApiKey(pool: Pool, key: string): Promise<Authent
     email: row.email,
     name: row.name,
     creatorRole: row.member_role,
+    expiresAt: row.expires_at,
   };
 }

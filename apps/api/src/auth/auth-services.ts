@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config, Logger } from '@portal/platform';
+import { ApiKeyCache } from './api-key-cache.js';
 import { jwtIssuerFrom, type JwtIssuer } from './jwt.js';
 import { DummyPasswordHash } from './passwords.js';
 import { SignInRateLimiter } from './sign-in-rate-limit.js';
@@ -11,13 +12,29 @@ export interface AuthServices {
   readonly signInLimiter: SignInRateLimiter;
   readonly signUpLimiter: SignUpRateLimiter;
   readonly dummyHash: DummyPasswordHash;
+  /** Emptied whenever identity facts may have changed. */
+  readonly apiKeys: ApiKeyCache;
 }
 
-export function createAuthServices(config: Config, logger: Logger, redis: Redis): AuthServices {
+/** Where the API hears that identity facts may have changed (the projection waiter's signal). */
+export interface IdentityChanges {
+  onIdentityChange(listener: () => void): void;
+}
+
+export function createAuthServices(
+  config: Config,
+  logger: Logger,
+  redis: Redis,
+  identityChanges: IdentityChanges,
+): AuthServices {
   const dummyHash = new DummyPasswordHash(config.PASSWORD_SCRYPT_COST);
   // Made now, so the first sign-in with an unknown email does not take twice as long as the others.
   dummyHash.value().catch((error: unknown) => {
     logger.error({ err: error }, 'could not prepare the dummy password hash');
+  });
+  const apiKeys = new ApiKeyCache();
+  identityChanges.onIdentityChange(() => {
+    apiKeys.clear();
   });
   return {
     jwt: jwtIssuerFrom(config, logger),
@@ -30,5 +47,6 @@ export function createAuthServices(config: Config, logger: Logger, redis: Redis)
       windowSeconds: config.SIGN_UP_WINDOW_SECONDS,
     }),
     dummyHash,
+    apiKeys,
   };
 }

@@ -3,7 +3,8 @@ import { weakerRole } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
 import { setCaller, type AuthenticatedCaller } from './caller.js';
-import { API_KEY_PREFIX, findUsableApiKey } from './api-key-store.js';
+import { API_KEY_PREFIX, findUsableApiKey, type AuthenticatedApiKey } from './api-key-store.js';
+import { sha256Hex } from './secrets.js';
 import { setSession } from './session-context.js';
 import { clearSessionCookie, sessionCookieOf } from './session-cookie.js';
 import { findSessionByToken, findSessionForToken, type SessionWithUser } from './session-store.js';
@@ -52,8 +53,20 @@ function sessionCaller(
   };
 }
 
+/** The usable key, from the cache or else the database (and then kept). */
+async function usableApiKey(deps: ApiDependencies, key: string): Promise<AuthenticatedApiKey | null> {
+  const cache = deps.auth.apiKeys;
+  const digest = sha256Hex(key);
+  const cached = cache.get(digest);
+  if (cached) return cached;
+  const ticket = cache.ticket();
+  const found = await findUsableApiKey(deps.pool, digest);
+  if (found) cache.store(digest, found, ticket);
+  return found;
+}
+
 async function apiKeyCaller(deps: ApiDependencies, key: string): Promise<AuthenticatedCaller> {
-  const found = await findUsableApiKey(deps.pool, key);
+  const found = await usableApiKey(deps, key);
   if (!found) throw refused('the API key is unknown, revoked or expired', true);
   if (found.creatorRole === null) {
     throw refused("the API key's creator is no longer a member of its organization", true);

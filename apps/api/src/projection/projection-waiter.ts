@@ -5,6 +5,8 @@ import { UNOBSERVED_WAITS, type ProjectionWaitObserver } from './projection-wait
 
 /** The projector announces each committed batch on this channel with the new checkpoint as payload. */
 export const PROJECTION_CHANNEL = 'portal_projection';
+/** The projector's signal that a batch with identity events committed (roles, members, API keys). */
+export const IDENTITY_CHANNEL = 'portal_identity_changed';
 const PROJECTION_NAME = 'portal';
 /** A missed notification (reconnect, rebuild swap) only delays a waiter by this much. */
 const POLL_INTERVAL_MS = 250;
@@ -26,6 +28,7 @@ export class ProjectionWaiter {
   private checkpoint: Position = START;
   private readonly waiters = new Set<Waiter>();
   private readonly advanceListeners = new Set<(position: Position) => void>();
+  private readonly identityListeners = new Set<() => void>();
   private listener: pg.Client | null = null;
   private poller: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -60,6 +63,14 @@ export class ProjectionWaiter {
     return () => {
       this.advanceListeners.delete(listener);
     };
+  }
+
+  /**
+   * Calls `listener` when identity facts may have changed: on the projector's signal, and each time the
+   * listener connection is (re)made, since signals sent while it was down are lost.
+   */
+  onIdentityChange(listener: () => void): void {
+    this.identityListeners.add(listener);
   }
 
   /** Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. */
@@ -121,6 +132,10 @@ export class ProjectionWaiter {
       application_name: 'api-projection-listener',
     });
     client.on('notification', (message) => {
+      if (message.channel === IDENTITY_CHANNEL) {
+        this.identityChanged();
+        return;
+      }
       const position = message.payload ? parsePosition(message.payload) : null;
       if (position) this.advance(position);
     });
@@ -130,8 +145,9 @@ export class ProjectionWaiter {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${PROJECTION_CHANNEL}`);
+      await client.query(`LISTEN ${PROJECTION_CHANNEL}; LISTEN ${IDENTITY_CHANNEL}`);
       this.listener = client;
+      this.identityChanged();
       this.reconnectDelayMs = MIN_RECONNECT_DELAY_MS;
       // Notifications sent while disconnected are gone: read the checkpoint once to catch up.
       await this.refresh();
@@ -152,6 +168,10 @@ export class ProjectionWaiter {
       if (!this.closed) void this.listen();
     }, delay);
     this.reconnectTimer.unref();
+  }
+
+  private identityChanged(): void {
+    for (const listener of this.identityListeners) listener();
   }
 
   private advance(position: Position): void {

@@ -81,7 +81,7 @@ export function useTestApi(
       objectStore: {} as ApiDependencies['objectStore'],
       uploadQueue: { enqueueCompletion: () => Promise.resolve() },
       readinessChecks: [],
-      auth: createAuthServices(config, logger, redis),
+      auth: createAuthServices(config, logger, redis, projector.waiter),
       // Not started: these tests open no event stream.
       changeFeed: new ChangeFeedHub(
         database.pool,

@@ -117,11 +117,19 @@ export async function commitBatchTransaction(
     readonly expected: Position;
     readonly next: Position;
     readonly channel: string | null;
+    /** Channels of the signals the batch raised: notified before `channel`, never without it. */
+    readonly signals?: readonly string[];
   },
 ): Promise<void> {
   const { name, expected, next, channel } = options;
   const advance = `SELECT projection_checkpoint_advance(${literal(name)}, ${expected.commit}, ${expected.prepare}, ${next.commit}, ${next.prepare})`;
   const notify =
-    channel === null ? '' : `SELECT pg_notify(${literal(channel)}, ${literal(formatPosition(next))});`;
+    channel === null
+      ? ''
+      : [
+          // Signals first: a listener has heard them when the position wakes a request waiting for it.
+          ...(options.signals ?? []).map((signal) => `SELECT pg_notify(${literal(signal)}, '');`),
+          `SELECT pg_notify(${literal(channel)}, ${literal(formatPosition(next))});`,
+        ].join(' ');
   await sql.query(`${advance}; ${notify} COMMIT`);
 }
