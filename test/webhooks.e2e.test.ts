@@ -147,10 +147,13 @@ describe('webhooks', () => {
       otherReceiver.secret = webhook.secret;
       const foreign = await createCatalogAs(other.headers, 'Foreign');
       const own = await createCatalogAs(owner.headers, 'Own');
-      const seen = await otherReceiver.waitFor((all) => all.some(about(own)));
+      // Deliveries to one endpoint are not ordered (docs/webhooks.md): wait for the registration too.
+      const isRegistration = (delivery: { body: { type?: unknown } }) =>
+        delivery.body.type === 'WebhookRegistered';
+      const seen = await otherReceiver.waitFor((all) => all.some(about(own)) && all.some(isRegistration));
       expect(seen.some(about(foreign))).toBe(false);
       expect(seen.every((delivery) => delivery.body.organizationId === owner.orgId)).toBe(true);
-      // The endpoint's own registration came first: its host, never the secret or the URL's path.
+      // The endpoint's own registration: its host, never the secret or the URL's path.
       const registered = seen.find((delivery) => delivery.body.type === 'WebhookRegistered');
       expect(registered?.body).toMatchObject({
         data: { webhookId: webhook.id, host: new URL(otherReceiver.url).host },
