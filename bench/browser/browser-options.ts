@@ -18,6 +18,8 @@ export interface BrowserBenchOptions {
   readonly durationMs: number;
   /** Connections of the API's pool, and of the direct-SQL pool beside it (DATABASE_POOL_SIZE). */
   readonly poolSize: number;
+  /** API processes the HTTP clients are spread over (each with its own pool of `poolSize`). */
+  readonly apiProcesses: number;
   readonly analyzeEveryMs: number;
   /** Keep the database afterwards (its name is printed) to look at plans; drop it by hand. */
   readonly keep: boolean;
@@ -65,6 +67,11 @@ export const browserOptionSpecs = {
     default: '10',
     help: 'DATABASE_POOL_SIZE of the API and of the SQL pool',
   },
+  'api-processes': {
+    env: 'BENCH_BROWSER_API_PROCESSES',
+    default: '1',
+    help: 'API processes started side by side; requests go to them in turn (one per core?)',
+  },
   'analyze-every-s': {
     env: 'BENCH_ANALYZE_EVERY_S',
     default: '60',
@@ -92,6 +99,7 @@ export function readBrowserOptions(
     warmupMs: nonNegativeNumber('warmup-s', raw['warmup-s']) * 1000,
     durationMs: positiveNumber('duration-s', raw['duration-s']) * 1000,
     poolSize: positiveInt('pool-size', raw['pool-size']),
+    apiProcesses: positiveInt('api-processes', raw['api-processes']),
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     keep: isOn(raw.keep),
   };

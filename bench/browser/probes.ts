@@ -28,10 +28,15 @@ function at<T>(items: readonly T[], sequence: number): T {
   return item;
 }
 
-/** GET that must answer 200; the body is read to the end (as a client would, and to free the socket). */
-function get(baseUrl: string, path: (sequence: number) => string): Probe {
+/**
+ * GET that must answer 200; the body is read to the end (as a client would, and to free the socket).
+ * Requests go to the API processes in turn.
+ */
+function get(baseUrls: readonly string[], path: (sequence: number) => string): Probe {
   return async (sequence) => {
-    const response = await fetch(`${baseUrl}${path(sequence)}`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${at(baseUrls, sequence)}${path(sequence)}`, {
+      headers: { accept: 'application/json' },
+    });
     await response.arrayBuffer();
     return response.status === 200;
   };
@@ -53,14 +58,14 @@ export async function childPageCursors(baseUrl: string, nodeId: string): Promise
 }
 
 export function views(options: {
-  readonly baseUrl: string;
+  readonly baseUrls: readonly string[];
   readonly pool: pg.Pool;
   readonly targets: TreeTargets;
   readonly childCursors: readonly (string | null)[];
   /** Live children of the wide node, for the view's name. */
   readonly wideChildren: number;
 }): View[] {
-  const { baseUrl, pool, targets, childCursors } = options;
+  const { baseUrls, pool, targets, childCursors } = options;
   const wide = targets.wideNodeId;
   const crumbIds = targets.chains.map((chain) => chain.ids[BREADCRUMB_DEPTH - 1] ?? '');
   const paths = targets.chains.map((chain) => chain.slugs.slice(0, PATH_DEPTH));
@@ -68,7 +73,7 @@ export function views(options: {
     const parsed: InventoryQuery = inventoryQuerySchema.parse(query);
     return {
       name,
-      http: get(baseUrl, () => `/api/v1/portal/inventory/?${new URLSearchParams(query).toString()}`),
+      http: get(baseUrls, () => `/api/v1/portal/inventory/?${new URLSearchParams(query).toString()}`),
       sql: async () => {
         const [page] = await Promise.all([
           inventoryPage(pool, parsed, principals),
@@ -81,7 +86,7 @@ export function views(options: {
   return [
     {
       name: `children of a node with ${options.wideChildren.toLocaleString('en-US')} children, page of ${CHILDREN_PAGE}`,
-      http: get(baseUrl, (sequence) => {
+      http: get(baseUrls, (sequence) => {
         const cursor = at(childCursors, sequence);
         return `/api/v1/browser/nodes/${wide}/children?limit=${CHILDREN_PAGE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
       }),
@@ -101,14 +106,14 @@ export function views(options: {
     },
     {
       name: `breadcrumbs at depth ${BREADCRUMB_DEPTH}`,
-      http: get(baseUrl, (sequence) => `/api/v1/browser/nodes/${at(crumbIds, sequence)}/breadcrumbs`),
+      http: get(baseUrls, (sequence) => `/api/v1/browser/nodes/${at(crumbIds, sequence)}/breadcrumbs`),
       sql: async (sequence) =>
         (await breadcrumbsOf(pool, at(crumbIds, sequence), principals))?.length === BREADCRUMB_DEPTH,
     },
     {
       name: `path lookup at depth ${PATH_DEPTH} (with its first 50 children)`,
       http: get(
-        baseUrl,
+        baseUrls,
         (sequence) => `/api/v1/browser/path/${at(paths, sequence).map(encodeURIComponent).join('/')}`,
       ),
       sql: async (sequence) => {

@@ -113,7 +113,11 @@ async function measureViews(
   progress: (line: string) => void,
 ): Promise<ViewResult[]> {
   // The API logs one line per request at info, as in production.
-  const { app, baseUrl } = await startApi({ ...env, LOG_LEVEL: 'info' });
+  const apis = await Promise.all(
+    Array.from({ length: options.apiProcesses }, () => startApi({ ...env, LOG_LEVEL: 'info' })),
+  );
+  const baseUrls = apis.map((api) => api.baseUrl);
+  const baseUrl = baseUrls[0] ?? '';
   const sqlPool = createPool({
     connectionString: databaseUrl,
     max: options.poolSize,
@@ -125,7 +129,7 @@ async function measureViews(
     const load = { clients: options.clients, warmupMs: options.warmupMs, durationMs: options.durationMs };
     const results: ViewResult[] = [];
     for (const view of views({
-      baseUrl,
+      baseUrls,
       pool: sqlPool,
       targets,
       childCursors,
@@ -142,6 +146,6 @@ async function measureViews(
     return results;
   } finally {
     await sqlPool.end();
-    await app.stop();
+    await Promise.all(apis.map((api) => api.app.stop()));
   }
 }
