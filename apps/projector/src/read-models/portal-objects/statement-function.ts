@@ -1,15 +1,15 @@
 /**
- * A statement kept in the read schema as a PL/pgSQL function that plans it once per session, as a
- * generic plan, unless the batch asks for custom plans (`force_custom_plan` while a fresh schema
- * grows: a generic plan made on the statistics of an empty table scans the whole table, and its
- * moves took 40 ms at 2,000 events and 260 ms at 8,000 before the ANALYZE at 10,000, 8–10 ms after).
+ * A statement kept in the read schema as a PL/pgSQL function that plans it for its arguments at every
+ * call (`force_custom_plan` for the statement alone).
  *
- * Why: a move, a delete and an access change are each one large statement (many CTEs). Sent as a
- * prepared statement, PostgreSQL compares the generic plan's estimate with the custom plans' and, for
- * these, keeps planning every execution for its parameters (the subtree's GIN lookup is estimated far
- * larger without the id): measured on the replay history, planning took most of the statement's time
- * (a leaf move 24–26 ms with custom plans, 8–9 ms generic, on a loaded machine). The generic plan is
- * right for every id: each part is a primary-key or GIN lookup of one object or its subtree.
+ * Why not a generic plan: a move, a delete and an access change are each one large statement (many
+ * CTEs), and planning one takes much of its time (a leaf move 24–26 ms with custom plans, 8–9 ms
+ * generic, on a loaded machine; the ten statements of before took 38 ms). But a generic plan cannot
+ * see the id, and on a skewed tree it goes wrong: after 100,000 children were loaded under a few
+ * catalogs (the bulk e2e test's stack), moves and shares took 70–100 ms each and the projector fell two
+ * minutes behind at 10 events/s — with a forced generic plan, and again, in one run of three, when
+ * PostgreSQL's own plan cache switched to the generic plan after five executions. A custom plan sees
+ * the id and always takes the index; one statement with a custom plan still beats the ten of before.
  *
  * The body refers to its parameters as `$1`, `$2`, …; column names win over the output columns'
  * names. Tables resolve through the caller's search_path (the read schema of the batch); a cached
@@ -34,9 +34,7 @@ DECLARE caller_plans text := current_setting('plan_cache_mode');
 BEGIN
   -- For this statement only: the caller's setting is back before the next one (a failure rolls the
   -- batch back, and the transaction-local setting with it).
-  IF caller_plans = 'auto' THEN
-    PERFORM set_config('plan_cache_mode', 'force_generic_plan', true);
-  END IF;
+  PERFORM set_config('plan_cache_mode', 'force_custom_plan', true);
   RETURN QUERY ${statement.body};
   PERFORM set_config('plan_cache_mode', caller_plans, true);
 END
