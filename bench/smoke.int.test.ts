@@ -104,6 +104,12 @@ const smokes: readonly Smoke[] = [
     agreeing: replayAgrees,
   },
   {
+    script: 'bench/replay-steps.ts',
+    args: ['--events', '300', '--batch-size', '100'],
+    bench: 'replay-steps',
+    expected: { options: { events: 300, batchSize: 100 }, events: 300 },
+  },
+  {
     script: 'bench/structure.ts',
     args: [
       ...['--operations', '8', '--clients', '2', '--warmup', '0'],

@@ -6,10 +6,11 @@ import type {
   VisibilityChanged,
 } from '@portal/domain';
 import type { Sql } from '../../projection.js';
-import { recomputeSubtreeAccess } from './subtree-access.js';
+import { statementCall, type StatementFunction } from './statement-function.js';
+import { accessChanged, subtreeAccessCtes } from './subtree-access.js';
 
 // Visibility and shares: the object's own facts change on its row (guarded by its version, so a replay
-// changes nothing), then what it and its whole subtree inherit is recomputed in the same transaction.
+// changes nothing), and what it and its whole subtree inherit is recomputed in the same statement.
 
 export async function applyAccessEvent(sql: Sql, event: AccessEvent, recorded: RecordedEvent): Promise<void> {
   switch (event.type) {
@@ -28,53 +29,90 @@ function exhausted(event: never): never {
   throw new Error(`unhandled access event ${JSON.stringify(event)}`);
 }
 
+/** The object's own access facts after the event, as SQL over its row (`o`) and the parameters from `$4`. */
+interface OwnAccess {
+  readonly visibility: string;
+  readonly shares: string;
+}
+
 /**
- * Runs `assignments` (which may use `$1` = id, `$2` = revision, `$3` = occurredAt and `extra` from `$4`) on
- * the object's row if the event is not applied yet, then recomputes the subtree. A missing row is a broken
- * read model, so it fails loudly.
+ * One statement: if the event is not applied yet (the object's version), the object's own facts change,
+ * and what it and its whole subtree inherit (effective visibility, share readers and editors, read
+ * principals) is computed from the new facts and written, only where it changed (a leaf: its row only).
+ * `$1` id, `$2` revision, `$3` occurredAt, the event's values from `$4`. The inventory totals follow
+ * through their statement triggers. A missing row is a broken read model, so it fails loudly.
  */
+function changeOwnAccessSql(own: OwnAccess): string {
+  return `
+    WITH target AS (
+      SELECT o.id, o.version FROM portal_objects o WHERE o.id = $1
+    ), own AS (
+      SELECT o.id, ${own.visibility} AS visibility, ${own.shares} AS shares, o.parent_id,
+             cardinality(o.ancestor_ids) + 1 AS top_position
+        FROM portal_objects o WHERE o.id = $1 AND o.version < $2
+    ), above AS (
+      SELECT own.top_position, COALESCE(p.effective_visibility, 'public') AS effective_visibility,
+             COALESCE(p.share_readers, '{}') AS share_readers, COALESCE(p.share_editors, '{}') AS share_editors
+        FROM own LEFT JOIN portal_objects p ON p.id = own.parent_id
+    ), subtree AS MATERIALIZED (
+      SELECT o.id, o.ancestor_ids, o.org_id, o.created_by,
+             CASE WHEN o.id = own.id THEN own.visibility ELSE o.visibility END AS visibility,
+             CASE WHEN o.id = own.id THEN own.shares ELSE o.shares END AS shares
+        FROM portal_objects o CROSS JOIN own
+       WHERE o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid]
+    ), ${subtreeAccessCtes({ above: 'above', subtree: 'subtree' })},
+    changed AS (
+      UPDATE portal_objects o
+         SET visibility = s.visibility, shares = s.shares,
+             version = CASE WHEN o.id = $1 THEN $2::bigint ELSE o.version END,
+             updated_at = CASE WHEN o.id = $1 THEN $3::timestamptz ELSE o.updated_at END,
+             effective_visibility = c.effective_visibility, share_readers = c.share_readers,
+             share_editors = c.share_editors, read_principals = c.read_principals
+        FROM computed c JOIN subtree s ON s.id = c.id
+       WHERE o.id = c.id AND (o.id = $1 OR ${accessChanged})
+    )
+    SELECT EXISTS (SELECT 1 FROM target) AS known`;
+}
+
 async function changeOwnAccess(
   sql: Sql,
   event: AccessEvent,
   recorded: RecordedEvent,
-  name: string,
-  assignments: string,
+  statement: StatementFunction,
   extra: readonly unknown[],
 ): Promise<void> {
   const { id, kind } = event.data;
-  const result = await sql.query<{ known: boolean; changed: boolean }>({
-    name: `projector_portal_objects_${name}`,
-    text: `
-      WITH changed AS (
-        UPDATE portal_objects SET ${assignments}, version = $2, updated_at = $3
-         WHERE id = $1 AND version < $2
-        RETURNING id
-      )
-      SELECT EXISTS (SELECT 1 FROM portal_objects WHERE id = $1) AS known,
-             EXISTS (SELECT 1 FROM changed) AS changed`,
+  const result = await sql.query<{ known: boolean }>({
+    ...statementCall(statement),
     values: [id, recorded.revision.toString(), recorded.metadata.occurredAt, ...extra],
   });
-  const outcome = result.rows[0];
-  if (outcome?.known !== true) throw new Error(`${kind} ${id} is not in the read model`);
-  if (outcome.changed) await recomputeSubtreeAccess(sql, id);
+  if (result.rows[0]?.known !== true) throw new Error(`${kind} ${id} is not in the read model`);
 }
 
+const ownAccessParameters = ['uuid', 'bigint', 'timestamptz'];
+
+const visibilityChangedStatement: StatementFunction = {
+  name: 'portal_change_visibility',
+  parameters: [...ownAccessParameters, 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({ visibility: '$4::text', shares: 'o.shares' }),
+};
+
 function visibilityChanged(sql: Sql, event: VisibilityChanged, recorded: RecordedEvent): Promise<void> {
-  return changeOwnAccess(sql, event, recorded, 'visibility_changed', 'visibility = $4', [event.data.to]);
+  return changeOwnAccess(sql, event, recorded, visibilityChangedStatement, [event.data.to]);
 }
 
 /** A share as the `shares` column keeps it (the shape of the domain's `Share`). */
 const shareJson = `jsonb_build_object('principal', jsonb_build_object('type', $4::text, 'id', $5::text), 'permission', $6::text)`;
 
 /** A share to a principal already shared with replaces that share in place; a new one goes last. */
-function shared(sql: Sql, event: ObjectShared, recorded: RecordedEvent): Promise<void> {
-  const { principal, permission } = event.data;
-  return changeOwnAccess(
-    sql,
-    event,
-    recorded,
-    'shared',
-    `shares = CASE
+const sharedStatement: StatementFunction = {
+  name: 'portal_share_object',
+  parameters: [...ownAccessParameters, 'text', 'text', 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({
+    visibility: 'o.visibility',
+    shares: `CASE
        WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(shares) AS s
                      WHERE s->'principal'->>'type' = $4 AND s->'principal'->>'id' = $5)
        THEN (SELECT jsonb_agg(CASE WHEN s->'principal'->>'type' = $4 AND s->'principal'->>'id' = $5
@@ -82,21 +120,35 @@ function shared(sql: Sql, event: ObjectShared, recorded: RecordedEvent): Promise
                FROM jsonb_array_elements(shares) WITH ORDINALITY AS e(s, at))
        ELSE shares || jsonb_build_array(${shareJson})
      END`,
-    [principal.type, principal.id, permission],
-  );
+  }),
+};
+
+function shared(sql: Sql, event: ObjectShared, recorded: RecordedEvent): Promise<void> {
+  const { principal, permission } = event.data;
+  return changeOwnAccess(sql, event, recorded, sharedStatement, [principal.type, principal.id, permission]);
 }
 
-function unshared(sql: Sql, event: ObjectUnshared, recorded: RecordedEvent): Promise<void> {
-  const { principal } = event.data;
-  return changeOwnAccess(
-    sql,
-    event,
-    recorded,
-    'unshared',
-    `shares = COALESCE(
+const unsharedStatement: StatementFunction = {
+  name: 'portal_unshare_object',
+  parameters: [...ownAccessParameters, 'text', 'text'],
+  returns: 'known boolean',
+  body: changeOwnAccessSql({
+    visibility: 'o.visibility',
+    shares: `COALESCE(
        (SELECT jsonb_agg(s ORDER BY at) FROM jsonb_array_elements(shares) WITH ORDINALITY AS e(s, at)
          WHERE NOT (s->'principal'->>'type' = $4 AND s->'principal'->>'id' = $5)),
        '[]'::jsonb)`,
-    [principal.type, principal.id],
-  );
+  }),
+};
+
+function unshared(sql: Sql, event: ObjectUnshared, recorded: RecordedEvent): Promise<void> {
+  const { principal } = event.data;
+  return changeOwnAccess(sql, event, recorded, unsharedStatement, [principal.type, principal.id]);
 }
+
+/** The statements of the access events, kept as functions of the read schema (statement-function.ts). */
+export const accessFunctions: readonly StatementFunction[] = [
+  visibilityChangedStatement,
+  sharedStatement,
+  unsharedStatement,
+];

@@ -1,5 +1,3 @@
-import type { Sql } from '../../projection.js';
-
 // The extent a collection (or catalog) gets from the ready, live items directly below it, kept in
 // `items_bbox` [west, south, east, north], `items_start` and `items_end`. It grows by a cheap union when
 // an item becomes ready or moves in, and is recomputed from the remaining items when one leaves, since
@@ -38,37 +36,24 @@ export function unionIntoParentSql(item: string): string {
      WHERE p.id = (SELECT parent_id FROM ${item}) AND p.deleted_at IS NULL`;
 }
 
-/** Adds a ready, live item (just moved in) to its parent's extent; anything else changes nothing. */
-export async function addReadyItemToParentExtent(sql: Sql, itemId: string): Promise<void> {
-  await sql.query({
-    name: 'projector_portal_objects_add_item_to_extent',
-    text: `
-      WITH item AS (
-        SELECT parent_id, bbox, datetime, start_datetime, end_datetime FROM portal_objects
-         WHERE id = $1 AND kind = 'item' AND status = 'ready' AND deleted_at IS NULL
-      ) ${unionIntoParentSql('item')}`,
-    values: [itemId],
-  });
+/**
+ * A subquery (for a LATERAL join) of one row, `box`, `starts`, `ends`: the extent of the ready, live
+ * items directly below `parent` (an SQL expression), leaving out the item `leftOut` (one leaving it, still
+ * below it in the statement's snapshot). One aggregate over the parent index (the items of one
+ * collection, not the table); no item left gives NULLs. Only computed where `when` holds.
+ */
+export function itemsExtentWithoutSql(parent: string, leftOut: string, when: string): string {
+  return `
+    SELECT CASE WHEN count(box) > 0 THEN ARRAY[min(box[1]), min(box[2]), max(box[3]), max(box[4])] END AS box,
+           min(starts) AS starts, max(ends) AS ends
+      FROM (SELECT ${extentBox('bbox')} AS box, ${itemStart} AS starts, ${itemEnd} AS ends
+              FROM portal_objects
+             WHERE ${when} AND parent_id = ${parent} AND kind = 'item' AND status = 'ready'
+               AND deleted_at IS NULL AND id <> ${leftOut}) items`;
 }
 
-/**
- * Recomputes the parent's extent from its ready, live items in one aggregate over the parent index
- * (the items of one collection, not the table); no item left empties it. A tombstone is left alone.
- */
-export async function recomputeItemsExtent(sql: Sql, parentId: string | null): Promise<void> {
-  if (parentId === null) return;
-  await sql.query({
-    name: 'projector_portal_objects_recompute_items_extent',
-    text: `
-      UPDATE portal_objects p
-         SET items_bbox = ready.box, items_start = ready.starts, items_end = ready.ends
-        FROM (SELECT CASE WHEN count(box) > 0 THEN ARRAY[min(box[1]), min(box[2]), max(box[3]), max(box[4])] END AS box,
-                     min(starts) AS starts, max(ends) AS ends
-                FROM (SELECT ${extentBox('bbox')} AS box, ${itemStart} AS starts, ${itemEnd} AS ends
-                        FROM portal_objects
-                       WHERE parent_id = $1 AND kind = 'item' AND status = 'ready' AND deleted_at IS NULL) items
-             ) ready
-       WHERE p.id = $1 AND p.deleted_at IS NULL`,
-    values: [parentId],
-  });
+/** An item's box, start and end as its parent's extent counts them (`item`: an alias of its row). */
+export function itemExtentOf(item: string): string {
+  return `${extentBox(`${item}.bbox`)} AS box, COALESCE(${item}.datetime, ${item}.start_datetime) AS starts,
+          COALESCE(${item}.datetime, ${item}.end_datetime) AS ends`;
 }

@@ -1,14 +1,22 @@
 import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
+import { accessFunctions } from './access-handlers.js';
+import { deleteFunction } from './delete-statement.js';
 import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent } from './handlers.js';
 import { applyPortalObjectRun } from './run.js';
+import { moveFunction } from './move-statement.js';
 import { portalObjectFootprint } from './run-footprint.js';
+import { statementFunctionDdl } from './statement-function.js';
 
 /** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
   name: 'portal-objects',
-  ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  // The tables, then the statements kept as functions (they name the tables, so they come after).
+  ddl: [
+    readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+    ...[moveFunction, deleteFunction, ...accessFunctions].map(statementFunctionDdl),
+  ].join('\n'),
   async apply(sql, recorded, context) {
     const event = asPortalObjectEvent(recorded);
     if (!event) {

@@ -61,26 +61,3 @@ export async function findObject(
     deleted: row.deleted,
   };
 }
-
-/** Adds `delta` to a live parent's count of live children; a tombstoned parent keeps 0. */
-export async function adjustChildCount(sql: Sql, parentId: string | null, delta: 1 | -1): Promise<void> {
-  if (parentId === null) return;
-  await sql.query({
-    name: 'projector_portal_objects_adjust_child_count',
-    text: 'UPDATE portal_objects SET child_count = child_count + $2 WHERE id = $1 AND deleted_at IS NULL',
-    values: [parentId, delta],
-  });
-}
-
-/** Whether any of these rows is a tombstone (a path of at most a few dozen ids, read by primary key). */
-export async function anyTombstoneAmong(sql: Sql, ids: readonly string[]): Promise<boolean> {
-  if (ids.length === 0) return false;
-  const result = await sql.query<{ found: boolean }>({
-    name: 'projector_portal_objects_any_tombstone_among',
-    text: `SELECT EXISTS (
-             SELECT 1 FROM portal_objects WHERE id = ANY($1::uuid[]) AND deleted_at IS NOT NULL
-           ) AS found`,
-    values: [ids],
-  });
-  return result.rows[0]?.found === true;
-}

@@ -1,0 +1,42 @@
+/**
+ * Where a replay's time goes, per kind of step: the replay bench's history applied as the projector's
+ * batches do (runs of sets between lone events), counting statements and timing their round trips.
+ * Usage: npx tsx bench/replay-steps.ts [--events 20000] [--batch-size 500]
+ */
+import { eventMixes, type EventMixName } from './replay/portal-history.js';
+import { profileSteps } from './replay/step-profile.js';
+import { choiceList, positiveInt, readOptions } from './support/options.js';
+import { useTestServiceDefaults } from './support/services.js';
+import { printJsonLine, printTable } from './support/table.js';
+
+const raw = readOptions('npx tsx bench/replay-steps.ts [options]', {
+  events: { env: 'BENCH_STEPS_EVENTS', default: '20000', help: 'events of the replay history to apply' },
+  'batch-size': { env: 'BENCH_STEPS_BATCH_SIZE', default: '500', help: 'events per batch transaction' },
+  seed: { env: 'BENCH_REPLAY_SEED', default: '20261121', help: 'seed of the synthetic history' },
+  mix: { env: 'BENCH_REPLAY_MIX', default: 'default', help: 'history: default or creates' },
+});
+const options = {
+  events: positiveInt('events', raw.events),
+  batchSize: positiveInt('batch-size', raw['batch-size']),
+  seed: positiveInt('seed', raw.seed),
+  mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
+};
+useTestServiceDefaults();
+const profile = await profileSteps(options);
+const totalMs = profile.costs.reduce((sum, cost) => sum + cost.ms, 0);
+printTable(
+  `Steps of ${profile.events.toLocaleString('en-US')} replayed events, batch ${options.batchSize}: ` +
+    `${Math.round(profile.events / profile.seconds).toLocaleString('en-US')} events/s without the batch bookkeeping ` +
+    '(ms: round trips as the projector measures them)',
+  ['step', 'events', 'statements', 'per event', 'ms', 'ms/event', 'share of ms'],
+  profile.costs.map((cost) => [
+    cost.step,
+    cost.events,
+    cost.statements,
+    cost.statements / cost.events,
+    cost.ms,
+    cost.ms / cost.events,
+    `${((100 * cost.ms) / totalMs).toFixed(1)}%`,
+  ]),
+);
+printJsonLine('replay-steps', { options, ...profile });
