@@ -39,6 +39,7 @@ export {
   markFailed,
   parseTraceParent,
   propagation,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   startTracing,

@@ -12,6 +12,7 @@ export { traceLogFields } from './trace-log-fields.js';
 export {
   context,
   propagation,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
