@@ -22,6 +22,7 @@ import { jsonBody } from './http/json-body.js';
 import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
 import { requestMetrics } from './http/request-metrics.js';
+import { requestTracing } from './http/request-tracing.js';
 import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
@@ -33,7 +34,9 @@ export function createApp(deps: ApiDependencies): Express {
   app.disable('x-powered-by');
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
-  // First, so a request's time includes every middleware; served apart, at METRICS_PORT (main.ts).
+  // First, so everything the request does (and logs) is inside its span; a no-op while tracing is off.
+  app.use(requestTracing());
+  // Next, so a request's time includes every middleware; served apart, at METRICS_PORT (main.ts).
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(requestLogging(deps.logger));
   // Every answer is JSON (or a redirect, or an event stream): never let a browser guess another type.

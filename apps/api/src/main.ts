@@ -10,6 +10,7 @@ import {
   loadConfig,
   observePools,
   startMetricsServer,
+  startTracing,
   webhookSecretBox,
 } from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
@@ -30,6 +31,7 @@ import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 const config = loadConfig();
 requirePublicBaseUrl(config);
 const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
+const tracing = await startTracing({ serviceName: 'portal-api', logger });
 const metrics = createMetricsRegistry();
 
 const pool = createPool({
@@ -152,6 +154,7 @@ async function shutdown(signal: string): Promise<void> {
   await uploadQueue.close().catch(() => undefined);
   await Promise.allSettled([pool.end(), eventStore.close(), redis.quit(), queueRedis.quit()]);
   objectStore.close();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -8,6 +8,7 @@ import {
   loadConfig,
   observePools,
   startMetricsServer,
+  startTracing,
 } from '@portal/platform';
 import { projectorMetrics } from './metrics/projector-metrics.js';
 import { ProjectionHaltedError } from './runner.js';
@@ -22,6 +23,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const projectorConfig = loadProjectorConfig();
   const log = createLogger({ name: 'projector', level: config.LOG_LEVEL });
+  const tracing = await startTracing({ serviceName: 'portal-projector', logger: log });
   const shutdown = new AbortController();
   const stop = (signal: NodeJS.Signals): void => {
     if (shutdown.signal.aborted) {
@@ -95,6 +97,7 @@ async function main(): Promise<number> {
     await backfill;
     await metricsServer?.close();
     await resources.close();
+    await tracing.shutdown();
   }
 }
 

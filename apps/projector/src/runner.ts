@@ -9,6 +9,7 @@ import {
   type BatchTarget,
 } from './batch.js';
 import { recordDeadLetter } from './dead-letters/dead-letters.js';
+import { traceBatch } from './batch-tracing.js';
 import type { Projection } from './projection.js';
 import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
 import { ProgressReport } from './progress-report.js';
@@ -118,7 +119,9 @@ export class ProjectionRunner {
       for await (const batch of readAhead(pages)) {
         if (batch.length === 0) continue;
         const startedAt = performance.now();
-        const outcome = await this.applyWithRetries(batch, checkpoint);
+        const outcome = await traceBatch(projection.name, batch, () =>
+          this.applyWithRetries(batch, checkpoint),
+        );
         if (outcome.kind === 'checkpoint-moved') {
           log.info(
             { expected: formatPosition(checkpoint), found: formatPosition(outcome.found) },

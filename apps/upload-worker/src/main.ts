@@ -1,4 +1,10 @@
-import { createLogger, createMetricsRegistry, loadConfig, startMetricsServer } from '@portal/platform';
+import {
+  createLogger,
+  createMetricsRegistry,
+  loadConfig,
+  startMetricsServer,
+  startTracing,
+} from '@portal/platform';
 import { startHeartbeat } from './heartbeat.js';
 import { observeUploadWorker } from './metrics/upload-metrics.js';
 import { observeWebhookDeliveries } from './metrics/webhook-metrics.js';
@@ -16,6 +22,7 @@ const HEARTBEAT_STOP_MS = 2_000;
 
 const config = loadConfig();
 const logger = createLogger({ name: 'upload-worker', level: config.LOG_LEVEL });
+const tracing = await startTracing({ serviceName: 'portal-upload-worker', logger });
 
 const metrics = createMetricsRegistry();
 const opened = await openWorkerDependencies(config, logger, metrics);
@@ -60,6 +67,7 @@ async function shutdown(signal: string): Promise<void> {
   await settlesWithin(stopHeartbeat(), HEARTBEAT_STOP_MS);
   await settlesWithin(metricsServer?.close() ?? Promise.resolve(), HEARTBEAT_STOP_MS);
   await opened.close();
+  await settlesWithin(tracing.shutdown(), HEARTBEAT_STOP_MS);
   logger.info('stopped');
   process.exit(0);
 }

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from '@portal/platform';
+import { contextOfTraceParent, inSpan, SpanKind, tracerOf, type Logger } from '@portal/platform';
 import {
   COMPLETE_UPLOAD_JOB,
   SWEEP_UPLOADS_JOB,
@@ -32,6 +32,8 @@ const MAX_STALLED_COUNT = 3;
 
 /** A forced close only stops timers and connections; with Redis away even that may hang. */
 const FORCED_CLOSE_MS = 3_000;
+
+const tracer = tracerOf('@portal/upload-worker');
 
 export interface RunningWorker {
   readonly worker: Worker;
@@ -88,7 +90,31 @@ export function startUploadWorker(
   };
 }
 
+/**
+ * One attempt of a job in a `process <job name>` span. A completion continues the trace of the request
+ * that enqueued it (the `traceparent` of its job data), so its events, appended inside this span, carry
+ * that trace on to the projector; a sweep starts a trace of its own.
+ */
 function processJob(deps: WorkerDependencies, job: Job): Promise<CompletionOutcome | SweepReport> {
+  const parent = contextOfTraceParent(
+    (job.data as { readonly traceParent?: unknown } | undefined)?.traceParent,
+  );
+  const attributes = {
+    'messaging.system': 'bullmq',
+    'messaging.destination.name': UPLOAD_QUEUE_NAME,
+    'messaging.operation.type': 'process',
+    'portal.job.name': job.name,
+    'portal.job.attempt': job.attemptsMade + 1,
+  };
+  const options = { kind: SpanKind.CONSUMER, attributes, ...(parent ? { parent } : {}) };
+  return inSpan(tracer, `process ${job.name}`, options, async (span) => {
+    const result = await runJob(deps, job);
+    if ('outcome' in result) span.setAttribute('portal.upload.outcome', result.outcome);
+    return result;
+  });
+}
+
+function runJob(deps: WorkerDependencies, job: Job): Promise<CompletionOutcome | SweepReport> {
   switch (job.name) {
     case COMPLETE_UPLOAD_JOB:
       if (!isCompletionData(job.data)) {

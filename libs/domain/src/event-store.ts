@@ -29,6 +29,16 @@ export function parsePosition(text: string): Position | null {
   return { commit: BigInt(match[1]), prepare: BigInt(match[2]) };
 }
 
+/**
+ * The kind of a stream: what comes before the first `-` of its id (`item`, `catalog`, `org`, `user`…, as
+ * every stream of the service is named); `other` for an id without one. A handful of values, where the
+ * id itself is one per object: what metrics and traces may name.
+ */
+export function streamCategoryOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash > 0 ? streamId.slice(0, dash) : 'other';
+}
+
 /** `no_stream`: the stream must not exist; `exists`: it must; `any`: no check; a bigint: its last revision. */
 export type ExpectedRevision = 'no_stream' | 'exists' | 'any' | bigint;
 

@@ -15,6 +15,13 @@ export interface EventMetadata {
   /** ISO 8601 UTC. */
   readonly occurredAt: string;
   readonly schemaVersion: number;
+  /**
+   * The W3C `traceparent` of the span that appended the event, while tracing is on: the projector's
+   * batch and anything else that acts on the event continue that trace (docs/operations.md, "Traces").
+   * Set by the event-store port as it appends, never by a decider; absent on events written with tracing
+   * off or before it existed, so readers treat it as optional and never trust its form.
+   */
+  readonly traceParent?: string;
 }
 
 /** A domain event as deciders produce it: a tag and a payload. */

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { traceLogFields } from './tracing/trace-log-fields.js';
 
 export type { Logger } from 'pino';
 
@@ -31,6 +32,8 @@ export function createLogger(options: {
     redact: { paths: redactPaths, censor: '[redacted]' },
     base: { app: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // `trace_id`/`span_id` of the active span, when tracing is on (docs/operations.md, "Traces").
+    mixin: traceLogFields,
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }

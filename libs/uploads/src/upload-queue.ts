@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { currentTraceParent, inSpan, SpanKind, tracerOf } from '@portal/platform';
 
 /** One BullMQ queue carries both kinds of upload work. */
 export const UPLOAD_QUEUE_NAME = 'uploads';
@@ -12,7 +13,14 @@ export interface CompleteUploadJobData {
   readonly uploadId: string;
   /** The request that asked for completion, so the worker's log lines and events can name it. */
   readonly requestId: string | null;
+  /**
+   * The W3C `traceparent` of the span that enqueued the job, while tracing is on: the worker's job span
+   * continues that trace. Written by `enqueueCompletion`; absent from jobs of a process without tracing.
+   */
+  readonly traceParent?: string;
 }
+
+const tracer = tracerOf('@portal/uploads');
 
 /**
  * The job id of a completion, derived from the upload id: a client retrying `complete`, or the sweep
@@ -41,7 +49,24 @@ export class UploadQueue {
     this.queue = new Queue(UPLOAD_QUEUE_NAME, { connection, prefix });
   }
 
-  async enqueueCompletion(data: CompleteUploadJobData): Promise<void> {
+  /**
+   * Enqueues a completion under its upload's job id, in a `send complete-upload` producer span whose
+   * `traceparent` the job carries.
+   */
+  enqueueCompletion(data: CompleteUploadJobData): Promise<void> {
+    const attributes = {
+      'messaging.system': 'bullmq',
+      'messaging.destination.name': UPLOAD_QUEUE_NAME,
+      'messaging.operation.type': 'send',
+      'portal.job.name': COMPLETE_UPLOAD_JOB,
+    };
+    return inSpan(tracer, `send ${COMPLETE_UPLOAD_JOB}`, { kind: SpanKind.PRODUCER, attributes }, () => {
+      const traceParent = currentTraceParent();
+      return this.addCompletion(traceParent === undefined ? data : { ...data, traceParent });
+    });
+  }
+
+  private async addCompletion(data: CompleteUploadJobData): Promise<void> {
     const jobId = completionJobId(data.uploadId);
     // A finished job keeps its id until removed; an earlier completion that ended (the client fixed a
     // missing part and completes again) must not swallow the new one.

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { comparePositions, parsePosition, START, type Position } from '@portal/domain';
-import type { Logger, Pool } from '@portal/platform';
+import { inSpan, tracerOf, type Logger, type Pool } from '@portal/platform';
 import { UNOBSERVED_WAITS, type ProjectionWaitObserver } from './projection-wait-metrics.js';
 
 /** The projector announces each committed batch on this channel with the new checkpoint as payload. */
@@ -12,6 +12,8 @@ const PROJECTION_NAME = 'portal';
 const POLL_INTERVAL_MS = 250;
 const MIN_RECONNECT_DELAY_MS = 250;
 const MAX_RECONNECT_DELAY_MS = 10_000;
+
+const tracer = tracerOf('@portal/api');
 
 interface Waiter {
   readonly position: Position;
@@ -73,8 +75,22 @@ export class ProjectionWaiter {
     this.identityListeners.add(listener);
   }
 
-  /** Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. */
+  /**
+   * Resolves `true` once `position` is projected, `false` when `timeoutMs` passes first. Traced as a
+   * `projection.wait` span of the request: the time between its append and the projector's batch.
+   */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    const already = comparePositions(position, this.checkpoint) <= 0;
+    const attributes = { 'portal.projection.timeout_ms': timeoutMs };
+    return inSpan(tracer, 'projection.wait', { attributes }, async (span) => {
+      const projected = await this.waitUntil(position, timeoutMs);
+      const outcome = already ? 'already' : projected ? 'projected' : 'timed_out';
+      span.setAttribute('portal.projection.outcome', outcome);
+      return projected;
+    });
+  }
+
+  private waitUntil(position: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(position, this.checkpoint) <= 0) {
       this.observer.waited('already', 0);
       return Promise.resolve(true);

@@ -10,6 +10,7 @@ import {
 } from '@portal/domain';
 import { changedSince, requireRevision } from './expected-revision.js';
 import { loadStream, type LoadedStream } from './load-stream.js';
+import { validationSpan, type Decision } from './validation-span.js';
 import { jitteredRetry, type RetryPolicy } from './retry-policy.js';
 
 /** What the handler needs of its writer: the store, fresh event ids, and (for tests) a retry policy. */
@@ -84,9 +85,9 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
 ): Promise<CommandResult<Event, State>> {
   const { expectedRevision } = request;
   const policy = expectedRevision === undefined ? (handling.retry ?? jitteredRetry) : once;
-  let stream = request.initial ?? (await load(handling.store, request));
+  let known = request.initial;
   for (let attempt = 1; ; attempt += 1) {
-    const outcome = await decideAndAppend(handling, request, stream);
+    const outcome = await decideAndAppend(handling, request, known, attempt);
     if (!(outcome instanceof ConcurrencyError)) return outcome;
     if (expectedRevision === 'no_stream') {
       throw new DomainError(
@@ -97,7 +98,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     if (expectedRevision !== undefined) throw changedSince(expectedRevision);
     if (attempt >= policy.attempts) throw outcome;
     await delay(policy.pauseMs(attempt));
-    stream = await load(handling.store, request);
+    known = undefined;
   }
 }
 
@@ -110,16 +111,33 @@ function load<Command, Event extends DomainEvent, State>(
   return { streamId, events: [], state: decider.initialState, revision: null };
 }
 
+/**
+ * Whether the command holds, and what it decides: the stream as read (loaded now unless `known`), the
+ * command made from it (rights and outside facts), the expected revision, the decider's verdict.
+ */
+async function decide<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  request: CommandRequest<Command, Event, State>,
+  known: LoadedStream<State> | undefined,
+): Promise<Decision<Command, Event, State>> {
+  const stream = known ?? (await load(store, request));
+  const command = await commandFor(request.command, stream);
+  if (typeof request.expectedRevision === 'bigint')
+    requireRevision(request.expectedRevision, stream.revision);
+  return { stream, command, events: request.decider.decide(command, stream.state) };
+}
+
 /** One attempt; the `ConcurrencyError` of a lost append is returned, for the caller to retry or refuse. */
 async function decideAndAppend<Command, Event extends DomainEvent, State>(
   handling: CommandHandling,
   request: CommandRequest<Command, Event, State>,
-  stream: LoadedStream<State>,
+  known: LoadedStream<State> | undefined,
+  attempt: number,
 ): Promise<CommandResult<Event, State> | ConcurrencyError> {
-  const { streamId, decider, metadata, sideEffect, expectedRevision } = request;
-  const command = await commandFor(request.command, stream);
-  if (typeof expectedRevision === 'bigint') requireRevision(expectedRevision, stream.revision);
-  const events = decider.decide(command, stream.state);
+  const { streamId, decider, metadata, sideEffect } = request;
+  const { stream, events } = await validationSpan(streamId, attempt, () =>
+    decide(handling.store, request, known),
+  );
   if (events.length === 0) {
     return { events, before: stream, state: stream.state, revision: stream.revision, position: null };
   }
