@@ -48,6 +48,14 @@ export interface RebuildResult {
   readonly durationMs: number;
 }
 
+/** Another rebuild of the same schema holds its lock: one at a time. */
+export class RebuildInProgressError extends Error {
+  override readonly name = 'RebuildInProgressError';
+  constructor(schema: string) {
+    super(`another rebuild of schema ${schema} is running`);
+  }
+}
+
 interface SchemaNames {
   readonly fresh: string;
   readonly old: string;
@@ -85,7 +93,7 @@ export async function rebuildReadSchema(options: RebuildOptions): Promise<Rebuil
       key.namespace,
       key.id,
     ]);
-    if (locked.rows[0]?.locked !== true) throw new Error(`another rebuild of schema ${schema} is running`);
+    if (locked.rows[0]?.locked !== true) throw new RebuildInProgressError(schema);
     try {
       return await rebuildInto(options, names);
     } catch (error) {
