@@ -37,8 +37,10 @@ function findCommand(commands: readonly AdminCommand[], words: readonly string[]
  * Reads `argv` (after `npm run admin --`): which command, its arguments and options, strictly: an
  * unknown option, a missing or extra argument is a usage failure naming what to fix.
  */
-export function parseInvocation(commands: readonly AdminCommand[], argv: readonly string[]): Invocation {
-  const json = argv.includes('--json');
+export function parseInvocation(commands: readonly AdminCommand[], given: readonly string[]): Invocation {
+  // `--json` may come anywhere, even before the command's name.
+  const argv = given.filter((word) => word !== '--json');
+  const json = argv.length !== given.length;
   const words = commandWords(argv);
   const asked = argv.includes('--help') || argv.includes('-h');
   const command = findCommand(commands, words);
@@ -59,16 +61,15 @@ export function parseInvocation(commands: readonly AdminCommand[], argv: readonl
       allowPositionals: true,
       strict: true,
       options: {
-        json: { type: 'boolean' },
         ...Object.fromEntries(
           Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type }]),
         ),
       },
     });
   } catch (error) {
-    throw usageFailure(
-      `${command.path.join(' ')}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    // node:util goes on about positionals that start with '-': its first sentence says what is wrong.
+    const message = (error instanceof Error ? error.message : String(error)).split('. ')[0] ?? '';
+    throw usageFailure(`${command.path.join(' ')}: ${message}; see --help`);
   }
   const { positionals } = parsed;
   const missing = command.positionals.slice(positionals.length);
@@ -80,6 +81,6 @@ export function parseInvocation(commands: readonly AdminCommand[], argv: readonl
     throw usageFailure(`${command.path.join(' ')}: unexpected argument "${extra.join(' ')}"; see --help`);
   }
   const args = Object.fromEntries(command.positionals.map((name, index) => [name, positionals[index] ?? '']));
-  const { json: _json, ...options } = parsed.values as Record<string, string | boolean | undefined>;
+  const options = parsed.values as Record<string, string | boolean | undefined>;
   return { kind: 'run', command, input: { args, options }, json };
 }
