@@ -53,8 +53,7 @@ const deadLetterExits: Record<DeadLetterRefusal['code'], AdminFailure['exitCode'
 export function failureOf(error: unknown): AdminFailure {
   if (error instanceof AdminFailure) return error;
   if (error instanceof DeadLetterRefusal) {
-    const exitCode = deadLetterExits[error.code];
-    return new AdminFailure(exitCode, error.code === 'FAILED' ? 'FAILED' : error.code, error.message);
+    return new AdminFailure(deadLetterExits[error.code], error.code, error.message);
   }
   if (error instanceof DomainError) {
     if (error.code === 'NOT_FOUND') return notFound(error.message);
