@@ -26,7 +26,7 @@ function commandWords(argv: readonly string[]): string[] {
   return words;
 }
 
-/** The command whose name is the longest prefix of the words, and how many words that took. */
+/** The command whose name is the longest prefix of the words. */
 function findCommand(commands: readonly AdminCommand[], words: readonly string[]): AdminCommand | undefined {
   return commands
     .filter((command) => command.path.every((word, index) => words[index] === word))
