@@ -7,6 +7,7 @@
 #   node --import tsx apps/upload-worker/src/main.ts
 #   node --import tsx scripts/migrate.ts          apply the schemas (one-off)
 #   node --import tsx apps/projector/src/rebuild.ts   rebuild the read models (one-off)
+#   node --import tsx scripts/admin/main.ts status   the operator console (docs/admin-cli.md)
 # `node --import tsx` keeps one process per app (the tsx CLI would add a parent process between the
 # signal and the app), so SIGTERM reaches the app's own graceful shutdown.
 

@@ -97,7 +97,8 @@ async function csvExport(user: SignedInUser, query = '') {
 
 /** A CSV record as the JSON item it stands for (a formula-looking cell loses its guard quote). */
 function fromCsv(record: string[]): AuditEvent {
-  const [position, occurredAt, type, actorId, actorName, objectId, objectKind, revision, data] = record;
+  const [position, occurredAt, type, actorId, actorName, objectId, objectKind, revision, data, operator] =
+    record;
   const unguard = (cell = '') => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
   return {
     position: position ?? '',
@@ -107,6 +108,7 @@ function fromCsv(record: string[]): AuditEvent {
     object: objectId ? { id: objectId, kind: (objectKind || null) as 'catalog' | null } : null,
     revision: Number(revision),
     data: JSON.parse(data ?? 'null') as Record<string, unknown>,
+    operator: operator ? unguard(operator) : null,
   };
 }
 

@@ -180,6 +180,13 @@ describe('metrics of every process after a create, an upload and their projectio
     expect(valueOf(gone.api, 'portal_sse_disconnects_total', { reason: 'client' })).toBe(1);
   });
 
+  it('the API port has no /metrics where a proxy is trusted: a proxy connects from loopback too', async () => {
+    // The stacks declare their tests as a proxy (TRUST_PROXY=loopback); admin-cli.e2e has none.
+    const answer = await callAt<{ code: string }>(stack.baseUrl, 'GET', '/metrics');
+    expect(answer.status).toBe(404);
+    expect(answer.body.code).toBe('ROUTE_NOT_FOUND');
+  });
+
   it('every metric the dashboards and alert rules query is in some process’s exposition', () => {
     const exposed = new Set([
       ...namesIn(after.api),

@@ -99,10 +99,15 @@ function parseSample(line: string, fail: (problem: string) => never): Sample {
   return { name, labels, value };
 }
 
+/**
+ * A sample value as Prometheus reads it (Go's `strconv.ParseFloat`): the special values in any case.
+ * prom-client writes `Nan` for a gauge with no data yet (the event-loop lag right after start).
+ */
 function parseValue(text: string): number | null {
-  if (text === 'NaN') return Number.NaN;
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
+  const special = text.toLowerCase();
+  if (special === 'nan') return Number.NaN;
+  if (special === '+inf' || special === 'inf') return Number.POSITIVE_INFINITY;
+  if (special === '-inf') return Number.NEGATIVE_INFINITY;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return null;
   return Number(text);
 }

@@ -31,6 +31,13 @@ describe('the exposition reader', () => {
     );
   });
 
+  it('reads the special values in any case, as Prometheus does (prom-client writes Nan)', () => {
+    const families = parseExposition('# TYPE g gauge\ng{a="1"} Nan\ng{a="2"} +inf\ng{a="3"} -Inf\n');
+    expect(valueOf(families, 'g', { a: '1' })).toBeNaN();
+    expect(valueOf(families, 'g', { a: '2' })).toBe(Number.POSITIVE_INFINITY);
+    expect(valueOf(families, 'g', { a: '3' })).toBe(Number.NEGATIVE_INFINITY);
+  });
+
   it('refuses what a Prometheus server would not take', () => {
     const typed = '# TYPE h histogram\n';
     const refused = [

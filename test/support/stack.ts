@@ -18,10 +18,28 @@ export interface Stack {
    * with the stack's configuration and `extraEnv` on top; rejects when it exits with another code than 0.
    */
   runScript(script: string, extraEnv?: NodeJS.ProcessEnv): Promise<void>;
+  /** The environment every app and script of the stack gets (its database, queues, ports). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Settles with the app's exit code once its process ended (a halted projector exits 1). */
+  exited(app: RestartableApp): Promise<number | null>;
+  /**
+   * Starts the app again, as a supervisor restarts a process that exited (stopping it first if it
+   * still runs); resolves once it listens for metrics, with `metricsUrls` updated.
+   */
+  restart(app: RestartableApp): Promise<void>;
+  /** Stops the app (SIGTERM, as a deployment scales it down) until `restart`. */
+  stopApp(app: RestartableApp): Promise<void>;
   stop(): Promise<void>;
 }
 
 export type AppName = 'api' | 'projector' | 'uploadWorker';
+/** The apps a test may restart: the API's address would change with it. */
+export type RestartableApp = Exclude<AppName, 'api'>;
+
+const appScripts: Record<RestartableApp, string> = {
+  projector: 'apps/projector/src/main.ts',
+  uploadWorker: 'apps/upload-worker/src/main.ts',
+};
 
 /** The stacks' JWT key; tests mint expired tokens with it (support/tokens.ts). */
 export const E2E_JWT_SECRET = 'e2e-only-jwt-secret-0123456789abcdef';
@@ -199,17 +217,40 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     timeout,
   ]);
   const metricsUrl = (metricsPort: number): string => `http://127.0.0.1:${metricsPort}/metrics`;
+  const metricsUrls: Record<AppName, string> = {
+    api: metricsUrl(apiMetrics),
+    projector: metricsUrl(projectorMetrics),
+    uploadWorker: metricsUrl(workerMetrics),
+  };
+  const running: Record<RestartableApp, ChildProcess> = { projector, uploadWorker: worker };
+  const exitOf = (child: ChildProcess): Promise<number | null> =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve(child.exitCode)
+      : once(child, 'exit').then(([code]) => code as number | null);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    metricsUrls: {
-      api: metricsUrl(apiMetrics),
-      projector: metricsUrl(projectorMetrics),
-      uploadWorker: metricsUrl(workerMetrics),
-    },
+    metricsUrls,
     databaseUrl,
+    env,
     runScript: (script, extraEnv = {}) => runToEnd(script, { ...env, ...extraEnv }),
+    exited: (app) => exitOf(running[app]),
+    restart: async (app) => {
+      await stopProcess(running[app]);
+      const child = run(appScripts[app], env);
+      child.stderr?.pipe(process.stderr);
+      running[app] = child;
+      const watch = metricsPortWatch();
+      readLogs(child, watch.onEntry);
+      const exited = exitOf(child).then((code) => {
+        throw new Error(`${app} exited with ${String(code)} before listening for metrics`);
+      });
+      // It may exit much later (a halt): only the race below may hear of it.
+      exited.catch(() => undefined);
+      metricsUrls[app] = metricsUrl(await Promise.race([watch.port, exited]));
+    },
+    stopApp: (app) => stopProcess(running[app]),
     stop: async () => {
-      await Promise.all(children.map(stopProcess));
+      await Promise.all([api, ...Object.values(running)].map(stopProcess));
       await dropDatabase(databaseUrl);
     },
   };

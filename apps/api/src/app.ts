@@ -19,6 +19,7 @@ import { inventoryRoutes } from './inventory/routes.js';
 import { minPositionGate } from './http/consistency.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { jsonBody } from './http/json-body.js';
+import { localMetrics, localMetricsEnabled } from './http/local-metrics.js';
 import { HttpProblem } from './http/problem.js';
 import { requestLogging } from './http/request-logging.js';
 import { requestMetrics } from './http/request-metrics.js';
@@ -34,9 +35,12 @@ export function createApp(deps: ApiDependencies): Express {
   app.disable('x-powered-by');
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
-  // First, so everything the request does (and logs) is inside its span; a no-op while tracing is off.
+  // A newcomer's `curl localhost:3000/metrics`, outside production and to local requests only; first,
+  // so a scrape is neither traced, logged nor counted. Prometheus scrapes METRICS_PORT (main.ts).
+  if (deps.metrics && localMetricsEnabled(deps.config)) app.use(localMetrics(deps.metrics, deps.logger));
+  // Then the span, so everything the request does (and logs) is inside it; a no-op while tracing is off.
   app.use(requestTracing());
-  // Next, so a request's time includes every middleware; served apart, at METRICS_PORT (main.ts).
+  // Next, so a request's time includes every middleware.
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(requestLogging(deps.logger));
   // Every answer is JSON (or a redirect, or an event stream): never let a browser guess another type.

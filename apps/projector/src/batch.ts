@@ -47,6 +47,21 @@ export interface BatchTarget {
    * while a schema grows from nothing, generic plans would be made on statistics of an empty table.
    */
   readonly customPlans?: () => boolean;
+  /**
+   * Ids of events the operator skipped (docs/admin-cli.md): no read model applies them, and the
+   * checkpoint moves past them all the same. A rebuild passes over them as the live projection did.
+   * An `EventHandlerError`'s index then counts the events applied, so the runner, which needs that
+   * index to commit the events before a poison one, never sets it.
+   */
+  readonly passOver?: ReadonlySet<string>;
+}
+
+/** The events of a batch its read models apply: all of them but those passed over. */
+function eventsToApply(target: BatchTarget, events: readonly RecordedEvent[]): readonly RecordedEvent[] {
+  const { passOver } = target;
+  return passOver === undefined || passOver.size === 0
+    ? events
+    : events.filter((event) => !passOver.has(event.id));
 }
 
 function lastPosition(events: readonly RecordedEvent[]): Position {
@@ -151,7 +166,7 @@ export async function applyBatchInOpenTransaction(
   const name = target.projection.name;
   const found = await lockCheckpoint(sql, name);
   if (comparePositions(found, expected) !== 0) return { kind: 'checkpoint-moved', found };
-  await applications[application](sql, target.projection, events, target.log);
+  await applications[application](sql, target.projection, eventsToApply(target, events), target.log);
   const position = lastPosition(events);
   if (!(await compareAndSetCheckpoint(sql, name, expected, position))) {
     return { kind: 'checkpoint-moved', found: await lockCheckpoint(sql, name) };
@@ -184,7 +199,7 @@ async function applyBatchOnce(
         await client.query('ROLLBACK');
         return { kind: 'checkpoint-moved', found };
       }
-      await applications[application](client, target.projection, events, target.log);
+      await applications[application](client, target.projection, eventsToApply(target, events), target.log);
       const position = lastPosition(events);
       await commitBatchTransaction(client, {
         name,

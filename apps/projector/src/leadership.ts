@@ -108,3 +108,42 @@ function hold(
     },
   };
 }
+
+/** The connection holding a projection's lock, as PostgreSQL shows it. */
+export interface LeaderConnection {
+  readonly pid: number;
+  /** `projector` for the projector process; `null` when this role may not see other sessions' details. */
+  readonly applicationName: string | null;
+  readonly clientAddress: string | null;
+  /** When the leader's lock connection was opened: it has led at least since then. */
+  readonly connectedAt: Date | null;
+}
+
+/**
+ * Who holds the lock `acquireLeadership` takes for `name`, or `null` when no instance leads. Read from
+ * `pg_locks`, where a two-key advisory lock shows its keys as unsigned `classid` and `objid`.
+ */
+export async function findLeader(pool: Pool, name: string): Promise<LeaderConnection | null> {
+  const key = advisoryLockKey(name);
+  const result = await pool.query<{
+    pid: number;
+    application_name: string | null;
+    client_address: string | null;
+    backend_start: Date | null;
+  }>(
+    `SELECT l.pid, a.application_name, host(a.client_addr) AS client_address, a.backend_start
+       FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.classid = ($1::bigint & 4294967295)::oid AND l.objid = ($2::bigint & 4294967295)::oid`,
+    [key.namespace, key.id],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    pid: row.pid,
+    applicationName: row.application_name === '' ? null : row.application_name,
+    clientAddress: row.client_address,
+    connectedAt: row.backend_start,
+  };
+}

@@ -69,6 +69,7 @@ async function main(): Promise<number> {
       store: resources.store,
       projection: portalProjection,
       schema,
+      operationsSchema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA,
       notifyChannel: PORTAL_PROJECTION_CHANNEL,
       batchSize: config.PROJECTOR_BATCH_SIZE,
       log,

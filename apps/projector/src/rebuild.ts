@@ -1,11 +1,12 @@
 /**
  * `npm run rebuild -w apps/projector`: replays every event into a fresh schema and swaps it in for the
- * live read schema. The API and a running projector keep working throughout.
+ * live read schema. The API and a running projector keep working throughout. `npm run admin -- rebuild`
+ * runs the same, with a progress bar.
  */
 import { formatPosition } from '@portal/domain';
 import { createLogger, loadConfig } from '@portal/platform';
-import { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
 import { loadProjectorConfig } from './projector-config.js';
+import { portalRebuildOptions } from './rebuild/portal-rebuild.js';
 import { rebuildReadSchema } from './rebuild/rebuild-read-schema.js';
 import { openProjectorResources } from './resources.js';
 
@@ -15,15 +16,7 @@ async function main(): Promise<number> {
   const log = createLogger({ name: 'projector-rebuild', level: config.LOG_LEVEL });
   const resources = await openProjectorResources(config, projectorConfig, 'projector-rebuild', log);
   try {
-    const result = await rebuildReadSchema({
-      pool: resources.pool,
-      store: resources.store,
-      projection: portalProjection,
-      schema: projectorConfig.PROJECTOR_READ_SCHEMA,
-      notifyChannel: PORTAL_PROJECTION_CHANNEL,
-      batchSize: config.PROJECTOR_BATCH_SIZE,
-      log,
-    });
+    const result = await rebuildReadSchema(portalRebuildOptions(config, projectorConfig, resources, log));
     log.info(
       { events: result.events, position: formatPosition(result.position), durationMs: result.durationMs },
       'rebuild complete',

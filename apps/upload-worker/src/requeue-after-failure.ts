@@ -2,6 +2,7 @@ import type { EventStore } from '@portal/domain';
 import type { Logger } from '@portal/platform';
 import type { CompleteUploadJobData, UploadQueue } from '@portal/uploads';
 import { loadItem } from './item-stream.js';
+import { awaitsCompletion } from './requeue-completion.js';
 
 export interface RequeueDependencies {
   readonly eventStore: EventStore;
@@ -20,12 +21,7 @@ export async function requeueIfRequestedAgain(
   data: CompleteUploadJobData,
 ): Promise<boolean> {
   const { state } = await loadItem(deps.eventStore, data.itemId);
-  const requestedAgain =
-    state.status === 'live' &&
-    state.kind === 'item' &&
-    state.upload.uploadId === data.uploadId &&
-    state.uploadStatus === 'processing';
-  if (!requestedAgain) return false;
+  if (!awaitsCompletion(state, data.uploadId)) return false;
   await deps.queue.enqueueCompletion({ itemId: data.itemId, uploadId: data.uploadId, requestId: null });
   deps.logger.info({ itemId: data.itemId, uploadId: data.uploadId }, 'completion requested again; enqueued');
   return true;

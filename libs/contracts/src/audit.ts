@@ -107,6 +107,10 @@ export const auditEventSchema = z.object({
   object: auditObjectSchema,
   revision: z.int().min(0).meta({ description: "The event's revision in its own stream." }),
   data: z.record(z.string(), z.unknown()).meta({ description: 'The event as recorded.' }),
+  operator: z.string().nullable().meta({
+    description:
+      "The service's operator who caused the event with an admin command (`actor` is then null); null otherwise.",
+  }),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
@@ -124,4 +128,5 @@ export const AUDIT_CSV_COLUMNS = [
   'objectKind',
   'revision',
   'data',
+  'operator',
 ] as const;

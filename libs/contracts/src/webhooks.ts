@@ -11,8 +11,8 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
 
 /**
  * The event types an endpoint can subscribe to, as the event store names them: every event of an
- * organization's objects and of the organization itself. `UserRegistered` belongs to no organization
- * and is never delivered. A unit test keeps this list equal to the domain's event types.
+ * organization's objects and of the organization itself. A user's own events (`UserRegistered`,
+ * `UserDisabled`) belong to no organization and are never delivered. A unit test keeps this list equal to the domain's event types.
  */
 export const webhookEventTypes = [
   'CatalogCreated',

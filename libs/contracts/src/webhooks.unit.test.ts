@@ -1,10 +1,10 @@
-import type { IdentityEventType, PortalObjectEventType } from '@portal/domain';
+import type { IdentityEventType, PortalObjectEventType, UserEvent } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { registerWebhookBodySchema, webhookEventTypes } from './webhooks.js';
 
 /** What the dispatcher can deliver: every event type of the domain but the user's own. */
-type Delivered = PortalObjectEventType | Exclude<IdentityEventType, 'UserRegistered'>;
+type Delivered = PortalObjectEventType | Exclude<IdentityEventType, UserEvent['type']>;
 type Listed = (typeof webhookEventTypes)[number];
 // Compile-time, both ways: a new event type of the domain must be listed, and every listed one must exist.
 const everyDeliveredTypeIsListed: [Exclude<Delivered, Listed>] extends [never]

@@ -11,6 +11,8 @@ export interface CommandCause {
   readonly causationId?: string | null;
   readonly requestId?: string | null;
   readonly at: Date;
+  /** The operator running an admin command (docs/admin-cli.md); `actorId` is `null` then. */
+  readonly operator?: string;
 }
 
 /** The metadata every writer records beside its events, in today's schema version. */
@@ -23,6 +25,7 @@ export function eventMetadata(cause: CommandCause): EventMetadata {
     requestId: cause.requestId ?? null,
     occurredAt: cause.at.toISOString(),
     schemaVersion: EVENT_SCHEMA_VERSION,
+    ...(cause.operator === undefined ? {} : { operator: cause.operator }),
   };
 }
 

@@ -22,6 +22,12 @@ export interface EventMetadata {
    * off or before it existed, so readers treat it as optional and never trust its form.
    */
   readonly traceParent?: string;
+  /**
+   * The platform operator who ran the admin command behind the event (`npm run admin`), named as they
+   * gave it or as `user@host`; absent for everything a user or the service itself caused. `actorId` is
+   * `null` then: an operator is not a user of any organization.
+   */
+  readonly operator?: string;
 }
 
 /** A domain event as deciders produce it: a tag and a payload. */

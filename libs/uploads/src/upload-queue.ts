@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { currentTraceParent, inSpan, SpanKind, tracerOf } from '@portal/platform';
+
+/** Job states of the queue worth watching (metrics, the admin console); completed jobs are removed. */
+export const WATCHED_JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
+export type WatchedJobState = (typeof WATCHED_JOB_STATES)[number];
 
 /** One BullMQ queue carries both kinds of upload work. */
 export const UPLOAD_QUEUE_NAME = 'uploads';
@@ -35,6 +39,11 @@ export interface CompletionRetries {
   readonly attempts: number;
   /** First retry delay; BullMQ doubles it on every attempt. */
   readonly delayMs: number;
+}
+
+/** A job in this state will still run: it is not done, failed for good, or gone. */
+export function isPending(state: string): boolean {
+  return !['completed', 'failed', 'unknown'].includes(state);
 }
 
 /** The producer side: the API enqueues completions, the worker's sweep re-enqueues lost ones. */
@@ -86,8 +95,17 @@ export class UploadQueue {
 
   /** Whether a completion job for the upload is still to run (waiting, delayed for a retry, or active). */
   async hasPendingCompletion(uploadId: string): Promise<boolean> {
-    const state = await this.queue.getJobState(completionJobId(uploadId));
-    return !['completed', 'failed', 'unknown'].includes(state);
+    return isPending(await this.completionState(uploadId));
+  }
+
+  /** The state of the upload's completion job: BullMQ's name for it, `unknown` when there is none. */
+  completionState(uploadId: string): Promise<string> {
+    return this.queue.getJobState(completionJobId(uploadId));
+  }
+
+  /** The upload's completion job as BullMQ keeps it (attempts, failure reason, times), if it has one. */
+  async completionJob(uploadId: string): Promise<Job<CompleteUploadJobData> | undefined> {
+    return (await this.queue.getJob(completionJobId(uploadId))) as Job<CompleteUploadJobData> | undefined;
   }
 
   /**

@@ -30,5 +30,6 @@ export function auditCsvRecord(row: AuditRow): string {
     row.object_kind ?? '',
     row.revision,
     JSON.stringify(row.data),
+    row.operator ?? '',
   ]);
 }

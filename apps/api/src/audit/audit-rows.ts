@@ -16,6 +16,8 @@ export interface AuditRow {
   /** bigint as text. */
   readonly revision: string;
   readonly data: Record<string, unknown>;
+  /** `metadata.operator`: the operator behind an admin command's event. */
+  readonly operator: string | null;
 }
 
 export function auditEventOf(row: AuditRow): AuditEvent {
@@ -27,6 +29,7 @@ export function auditEventOf(row: AuditRow): AuditEvent {
     object: row.object_id === null ? null : { id: row.object_id, kind: row.object_kind },
     revision: Number(row.revision),
     data: row.data,
+    operator: row.operator,
   };
 }
 
@@ -50,7 +53,7 @@ export async function auditRows(
   if (range.throughSeq !== undefined) conditions.push(`a.seq <= ${params.add(range.throughSeq, 'bigint')}`);
   const result = await pool.query<AuditRow>(
     `SELECT a.seq::text, a.position, a.type, a.occurred_at, a.actor_id, u.name AS actor_name, a.object_id,
-            a.object_kind, a.revision::text, a.data
+            a.object_kind, a.revision::text, a.data, a.metadata->>'operator' AS operator
        FROM read.audit_events a
        LEFT JOIN read.users u ON u.id = a.actor_id
       WHERE ${conditions.join(' AND ')}

@@ -133,7 +133,8 @@ export async function findUsableApiKey(pool: Pool, digest: string): Promise<Auth
        JOIN auth.credentials c ON c.user_id = k.created_by
        LEFT JOIN read.users u ON u.id = k.created_by
        LEFT JOIN read.org_members m ON m.org_id = k.org_id AND m.user_id = k.created_by
-      WHERE k.digest = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+      WHERE k.digest = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+        AND c.disabled_at IS NULL`,
     [digest],
   );
   const row = result.rows[0];

@@ -18,6 +18,9 @@ CREATE TABLE IF NOT EXISTS auth.credentials (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE UNIQUE INDEX IF NOT EXISTS credentials_email ON auth.credentials (lower(email));
+-- Set with UserDisabled (the operator's \`users disable\`, docs/admin-cli.md) and what authentication
+-- trusts, as it trusts api_keys.revoked_at: no sign-in, session, token or API key of the user passes.
+ALTER TABLE auth.credentials ADD COLUMN IF NOT EXISTS disabled_at timestamptz;
 
 -- Slugs of organizations, reserved the same way before OrganizationCreated is appended.
 CREATE TABLE IF NOT EXISTS auth.organization_slugs (

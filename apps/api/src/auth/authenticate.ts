@@ -67,7 +67,9 @@ async function usableApiKey(deps: ApiDependencies, key: string): Promise<Authent
 
 async function apiKeyCaller(deps: ApiDependencies, key: string): Promise<AuthenticatedCaller> {
   const found = await usableApiKey(deps, key);
-  if (!found) throw refused('the API key is unknown, revoked or expired', true);
+  if (!found) {
+    throw refused("the API key is unknown, revoked or expired, or its creator's account is disabled", true);
+  }
   if (found.creatorRole === null) {
     throw refused("the API key's creator is no longer a member of its organization", true);
   }
@@ -88,7 +90,8 @@ async function jwtCaller(deps: ApiDependencies, req: Request, token: string): Pr
   const claims = deps.auth.jwt.verify(token);
   if (!claims) throw refused('the token is invalid or has expired', true);
   const session = await findSessionForToken(deps.pool, claims);
-  if (!session) throw refused("the token's session was signed out or has expired", true);
+  if (!session)
+    throw refused("the token's session was signed out or has expired, or the account is disabled", true);
   setSession(req, session);
   return sessionCaller(session, 'jwt', claims.org);
 }
@@ -130,7 +133,10 @@ export function authenticate(deps: ApiDependencies): RequestHandler {
     if (!session) {
       // Dropped, so the browser does not keep sending it and get 401s until someone clears it by hand.
       clearSessionCookie(req, res);
-      throw refused('the session has expired or was signed out; sign in again', false);
+      throw refused(
+        'the session has expired or was signed out (or the account is disabled); sign in again',
+        false,
+      );
     }
     setSession(req, session);
     setCaller(req, sessionCaller(session, 'session', session.activeOrgId));

@@ -14,23 +14,32 @@ export interface Credentials {
   readonly personalOrgId: string;
 }
 
+/** An account as sign-in and the admin console find it. */
+export interface StoredCredentials extends Credentials {
+  /** When the operator disabled it (UserDisabled); `null` for an account in use. */
+  readonly disabledAt: Date | null;
+}
+
 interface CredentialRow {
   user_id: string;
   email: string;
   password_hash: string;
   personal_org_id: string;
+  disabled_at: Date | null;
 }
 
-const toCredentials = (row: CredentialRow): Credentials => ({
+const toCredentials = (row: CredentialRow): StoredCredentials => ({
   userId: row.user_id,
   email: row.email,
   passwordHash: row.password_hash,
   personalOrgId: row.personal_org_id,
+  disabledAt: row.disabled_at,
 });
 
-export async function findCredentialsByEmail(pool: Pool, email: string): Promise<Credentials | null> {
+export async function findCredentialsByEmail(pool: Pool, email: string): Promise<StoredCredentials | null> {
   const result = await pool.query<CredentialRow>(
-    'SELECT user_id, email, password_hash, personal_org_id FROM auth.credentials WHERE lower(email) = lower($1)',
+    `SELECT user_id, email, password_hash, personal_org_id, disabled_at
+       FROM auth.credentials WHERE lower(email) = lower($1)`,
     [email],
   );
   const row = result.rows[0];

@@ -12,8 +12,9 @@ import { parseInput } from '../http/validate.js';
 import { callerOf, setCaller } from './caller.js';
 import { requireCredential } from './caller-rules.js';
 import { membershipIn, membershipsOf } from './identity-queries.js';
-import { runOrganizationCommand } from './organization-commands.js';
-import { releaseOrganizationSlug, reserveOrganizationSlug } from './organization-slugs.js';
+import { commandContextOf } from '../commands/command-context.js';
+import { metadataOf } from '../commands/metadata.js';
+import { recordNewOrganization } from './record-organization.js';
 import { setActiveOrganization } from './session-store.js';
 import { sessionViewOf } from './session-view.js';
 import { sessionOf, setSession } from './session-context.js';
@@ -27,29 +28,21 @@ export async function createOrganization(deps: ApiDependencies, req: Request, re
   const body = parseInput(createOrganizationBodySchema, req.body, 'organization');
   const orgId = deps.newId();
   const at = deps.now();
-  const slug = await reserveOrganizationSlug(
-    deps.pool,
-    deps.eventStore,
-    orgId,
-    body.slug === undefined ? { name: body.name } : { slug: body.slug },
+  const recorded = await recordNewOrganization(
+    { handling: commandContextOf(deps), pool: deps.pool },
+    {
+      orgId,
+      name: body.name,
+      wanted: body.slug === undefined ? { name: body.name } : { slug: body.slug },
+      personal: false,
+      ownerId: caller.userId,
+      metadata: metadataOf(req, at, { userId: caller.userId, orgId }),
+    },
   );
-  if (slug === null) {
+  if (recorded === null) {
     throw new DomainError('ALREADY_EXISTS', `the slug ${body.slug ?? body.name} is taken; choose another`);
   }
-  const { outcome } = await runOrganizationCommand(
-    deps,
-    req,
-    orgId,
-    {
-      type: 'CreateOrganization',
-      data: { orgId, name: body.name, slug, personal: false, ownerId: caller.userId },
-    },
-    { userId: caller.userId, at },
-    { creates: true },
-  ).catch(async (error: unknown) => {
-    await releaseOrganizationSlug(deps.pool, orgId);
-    throw error;
-  });
+  const { slug } = recorded;
   const organization: OrganizationMembership = {
     id: orgId,
     name: body.name,
@@ -63,7 +56,7 @@ export async function createOrganization(deps: ApiDependencies, req: Request, re
     deps,
     req,
     res,
-    { position: outcome.position, revision: null },
+    { position: recorded.position, revision: null },
     { status: 201, body: organization },
   );
 }

@@ -65,3 +65,12 @@ export async function reserveOrganizationSlug(
 export async function releaseOrganizationSlug(pool: Pool, orgId: string): Promise<void> {
   await pool.query('DELETE FROM auth.organization_slugs WHERE org_id = $1', [orgId]);
 }
+
+/** The organization holding `slug`, whether or not its creation finished; `null` when none does. */
+export async function organizationIdOfSlug(pool: Pool, slug: string): Promise<string | null> {
+  const result = await pool.query<{ org_id: string }>(
+    'SELECT org_id FROM auth.organization_slugs WHERE slug = $1',
+    [slug],
+  );
+  return result.rows[0]?.org_id ?? null;
+}

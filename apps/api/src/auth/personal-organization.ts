@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import type { Position } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
-import { runOrganizationCommand } from './organization-commands.js';
-import { releaseOrganizationSlug, reserveOrganizationSlug } from './organization-slugs.js';
+import { commandContextOf } from '../commands/command-context.js';
+import { metadataOf } from '../commands/metadata.js';
+import { recordNewOrganization } from './record-organization.js';
 
 /**
  * Creates the organization every user gets at sign-up, owned by them and named after them. Its slug is
@@ -15,23 +16,17 @@ export async function createPersonalOrganization(
   orgId: string,
   at: Date,
 ): Promise<{ readonly slug: string; readonly position: Position | null }> {
-  const slug = await reserveOrganizationSlug(deps.pool, deps.eventStore, orgId, { name: owner.name });
-  if (slug === null) throw new Error('no free slug for the personal organization');
-  try {
-    const { outcome } = await runOrganizationCommand(
-      deps,
-      req,
+  const recorded = await recordNewOrganization(
+    { handling: commandContextOf(deps), pool: deps.pool },
+    {
       orgId,
-      {
-        type: 'CreateOrganization',
-        data: { orgId, name: owner.name, slug, personal: true, ownerId: owner.userId },
-      },
-      { userId: owner.userId, at },
-      { creates: true },
-    );
-    return { slug, position: outcome.position };
-  } catch (error) {
-    await releaseOrganizationSlug(deps.pool, orgId);
-    throw error;
-  }
+      name: owner.name,
+      wanted: { name: owner.name },
+      personal: true,
+      ownerId: owner.userId,
+      metadata: metadataOf(req, at, { userId: owner.userId, orgId }),
+    },
+  );
+  if (recorded === null) throw new Error('no free slug for the personal organization');
+  return recorded;
 }

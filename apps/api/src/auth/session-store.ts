@@ -40,7 +40,7 @@ interface SessionRow {
 /**
  * One query per request: the live session, its user's email and name, and the user's role in the
  * organization `$2` (or the session's active one). The role is the read model's current one, so a
- * demotion or a removal applies to the next request.
+ * demotion or a removal applies to the next request; a disabled user's sessions are not found at all.
  */
 const sessionQuery = (where: string) => `
   SELECT s.public_id, s.user_id, s.active_org_id, s.csrf_token, s.created_at, s.expires_at,
@@ -49,7 +49,7 @@ const sessionQuery = (where: string) => `
     JOIN auth.credentials c ON c.user_id = s.user_id
     LEFT JOIN read.users u ON u.id = s.user_id
     LEFT JOIN read.org_members m ON m.org_id = COALESCE($2::uuid, s.active_org_id) AND m.user_id = s.user_id
-   WHERE ${where} AND s.revoked_at IS NULL AND s.expires_at > now()`;
+   WHERE ${where} AND s.revoked_at IS NULL AND s.expires_at > now() AND c.disabled_at IS NULL`;
 
 const toSession = (row: SessionRow): SessionWithUser => ({
   publicId: row.public_id,

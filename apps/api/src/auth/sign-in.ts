@@ -59,6 +59,10 @@ export async function signIn(deps: ApiDependencies, req: Request, res: Response)
   const user = credentials && passwordMatches ? await registeredUser(deps, credentials.userId) : null;
   // A failure stays counted: the attempt was counted before the check.
   if (!credentials || !user) throw unauthenticated(WRONG_CREDENTIALS);
+  // Said only to someone who knows the password: it tells them whom to ask, and nobody else anything.
+  if (credentials.disabledAt !== null) {
+    throw unauthenticated('this account is disabled; ask the operator of this service');
+  }
   await limiter.succeeded(email, address).catch((error: unknown) => {
     // The count stays a failure until its window ends; no reason to refuse someone who knows the password.
     req.log.warn({ err: error }, 'could not take back a successful sign-in from the rate limit');

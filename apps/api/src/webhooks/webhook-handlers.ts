@@ -7,6 +7,8 @@ import {
 } from '@portal/contracts';
 import { DomainError, requireRole, type OrganizationCommand } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
+import { commandContextOf } from '../commands/command-context.js';
+import { metadataOf } from '../commands/metadata.js';
 import { respondToCommand } from '../commands/respond.js';
 import { listPage } from '../http/list-page.js';
 import { idParamsSchema } from '../http/params.js';
@@ -15,13 +17,13 @@ import { callerOf } from '../auth/caller.js';
 import { organizationActorOf, requireActiveOrganization, requireSignedIn } from '../auth/caller-rules.js';
 import { runOrganizationCommand } from '../auth/organization-commands.js';
 import { listDeliveries } from './delivery-queries.js';
+import { recordWebhookEnabled } from './enable-webhook.js';
 import { checkTargetUrl, outboundPolicyOf } from './target-url.js';
 import {
   deleteWebhook,
   findWebhook,
   insertWebhook,
   listWebhooks,
-  markWebhookEnabled,
   markWebhookRemoved,
   type WebhookRecord,
 } from './webhook-store.js';
@@ -153,21 +155,22 @@ export async function enableWebhook(deps: ApiDependencies, req: Request, res: Re
   const { caller, orgId } = webhookAdmin(req, 'enable webhooks');
   const found = await requireWebhook(deps, req, orgId);
   const at = deps.now();
-  const { outcome } = await runOrganizationCommand(
-    deps,
-    req,
-    orgId,
-    { type: 'EnableWebhook', data: { webhookId: found.id, actor: organizationActorOf(caller) } },
-    { userId: caller.userId, at },
-    { sideEffect: { apply: () => markWebhookEnabled(deps.pool, found.id, at) } },
+  const { position } = await recordWebhookEnabled(
+    { handling: commandContextOf(deps), pool: deps.pool },
+    {
+      orgId,
+      webhookId: found.id,
+      actor: organizationActorOf(caller),
+      metadata: metadataOf(req, at, { userId: caller.userId, orgId }),
+      at,
+    },
   );
-  if (outcome.position === null) await markWebhookEnabled(deps.pool, found.id, at);
   const enabled = await findWebhook(deps.pool, found.id, orgId);
   await respondToCommand(
     deps,
     req,
     res,
-    { position: outcome.position, revision: null },
+    { position, revision: null },
     { status: 200, body: webhookView(enabled ?? found) },
   );
 }

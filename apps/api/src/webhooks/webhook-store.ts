@@ -104,6 +104,33 @@ export async function findWebhook(pool: Pool, id: string, orgId: string): Promis
   return row ? toRecord(row) : null;
 }
 
+/**
+ * Endpoints of every organization (or of one), not removed, for the admin console: oldest first, at most
+ * `limit`; `disabledOnly` keeps those the worker (or anyone) disabled.
+ */
+export async function listWebhooksOfAnyOrganization(
+  pool: Pool,
+  filter: { readonly orgId: string | null; readonly disabledOnly: boolean; readonly limit: number },
+): Promise<WebhookRecord[]> {
+  const result = await pool.query<WebhookRow>(
+    `SELECT ${columns} FROM webhooks.endpoints
+      WHERE removed_at IS NULL AND ($1::uuid IS NULL OR org_id = $1) AND (NOT $2 OR NOT enabled)
+      ORDER BY created_at, id LIMIT $3`,
+    [filter.orgId, filter.disabledOnly, filter.limit],
+  );
+  return result.rows.map(toRecord);
+}
+
+/** An endpoint that is not removed, whatever its organization (the admin console acts on any). */
+export async function findWebhookOfAnyOrganization(pool: Pool, id: string): Promise<WebhookRecord | null> {
+  const result = await pool.query<WebhookRow>(
+    `SELECT ${columns} FROM webhooks.endpoints WHERE id = $1 AND removed_at IS NULL`,
+    [id],
+  );
+  const row = result.rows[0];
+  return row ? toRecord(row) : null;
+}
+
 /** Removed here first: the dispatcher stops enqueuing for it even if recording WebhookRemoved fails. */
 export async function markWebhookRemoved(pool: Pool, id: string, at: Date): Promise<void> {
   await pool.query(

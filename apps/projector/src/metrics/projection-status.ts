@@ -17,6 +17,8 @@ export interface ProjectionStatus {
   readonly deadLetters: number;
   /** A dead letter the checkpoint has not passed: the projection stopped there and cannot go on by itself. */
   readonly stuckOnDeadLetter: boolean;
+  /** Events with a dead letter the checkpoint has not passed (an event that failed twice counts once). */
+  readonly openDeadLetters: number;
 }
 
 /**
@@ -28,16 +30,27 @@ export async function readProjectionStatus(source: ProjectionStatusSource): Prom
   const [checkpoint, head, letters] = await Promise.all([
     readCheckpoint(source.pool, { schema: source.schema, name: source.projection }),
     source.store.headPosition(),
-    source.pool.query<{ position: string }>(
-      `SELECT position FROM ${quoteIdentifier(source.operationsSchema)}.dead_letters WHERE projection = $1`,
+    source.pool.query<{ event_id: string; position: string }>(
+      `SELECT event_id, position FROM ${quoteIdentifier(source.operationsSchema)}.dead_letters
+        WHERE projection = $1`,
       [source.projection],
     ),
   ]);
-  const stuckOnDeadLetter = letters.rows.some((row) => {
-    const position = parsePosition(row.position);
-    return position !== null && comparePositions(position, checkpoint) > 0;
-  });
-  return { checkpoint, head, deadLetters: letters.rowCount ?? letters.rows.length, stuckOnDeadLetter };
+  const ahead = new Set(
+    letters.rows
+      .filter((row) => {
+        const position = parsePosition(row.position);
+        return position !== null && comparePositions(position, checkpoint) > 0;
+      })
+      .map((row) => row.event_id),
+  );
+  return {
+    checkpoint,
+    head,
+    deadLetters: letters.rowCount ?? letters.rows.length,
+    stuckOnDeadLetter: ahead.size > 0,
+    openDeadLetters: ahead.size,
+  };
 }
 
 /**

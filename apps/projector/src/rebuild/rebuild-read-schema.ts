@@ -2,6 +2,8 @@ import { formatPosition, START, type EventStore, type Position } from '@portal/d
 import { inTransaction, withClient, type Logger, type Pool, type PoolClient } from '@portal/platform';
 import { advisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
+import { skippedEventIds } from '../dead-letters/dead-letter-queries.js';
+import type { Sql } from '../projection.js';
 import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
@@ -19,12 +21,39 @@ export interface RebuildOptions {
   readonly log: Logger;
   /** Suffix of the temporary schema names; defaults to `Date.now()`. */
   readonly stamp?: string;
+  /**
+   * The operations schema (`projector`): events the operator skipped there are passed over, as the live
+   * projection passed over them, so the rebuild gives the same read models. Left out, every event is
+   * applied (and a skipped poison event fails the rebuild).
+   */
+  readonly operationsSchema?: string;
+  /** Told after each replayed batch, and once as the swap begins (a progress display). */
+  readonly onProgress?: (progress: RebuildProgress) => void;
+}
+
+export interface RebuildProgress {
+  /** `replaying` into the fresh schema, batch by batch; `swapping`: catching up the rest and swapping in. */
+  readonly phase: 'replaying' | 'swapping';
+  /** Events replayed so far. */
+  readonly events: number;
+  /** The position replayed to. */
+  readonly position: Position;
+  /** The head when the rebuild began: `replaying` ends there. */
+  readonly until: Position;
 }
 
 export interface RebuildResult {
   readonly position: Position;
   readonly events: number;
   readonly durationMs: number;
+}
+
+/** Another rebuild of the same schema holds its lock: one at a time. */
+export class RebuildInProgressError extends Error {
+  override readonly name = 'RebuildInProgressError';
+  constructor(schema: string) {
+    super(`another rebuild of schema ${schema} is running`);
+  }
 }
 
 interface SchemaNames {
@@ -64,7 +93,7 @@ export async function rebuildReadSchema(options: RebuildOptions): Promise<Rebuil
       key.namespace,
       key.id,
     ]);
-    if (locked.rows[0]?.locked !== true) throw new Error(`another rebuild of schema ${schema} is running`);
+    if (locked.rows[0]?.locked !== true) throw new RebuildInProgressError(schema);
     try {
       return await rebuildInto(options, names);
     } catch (error) {
@@ -78,8 +107,15 @@ export async function rebuildReadSchema(options: RebuildOptions): Promise<Rebuil
   });
 }
 
+/** The events the operator skipped, when the options name where they are recorded. */
+async function skippedEvents(sql: Sql, options: RebuildOptions): Promise<{ passOver?: ReadonlySet<string> }> {
+  if (options.operationsSchema === undefined) return {};
+  const source = { operationsSchema: options.operationsSchema, projection: options.projection.name };
+  return { passOver: await skippedEventIds(sql, source) };
+}
+
 async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise<RebuildResult> {
-  const { pool, store, projection, schema, log } = options;
+  const { pool, store, projection, schema, log, onProgress } = options;
   const startedAt = performance.now();
   await ensureReadSchema(pool, { schema: names.fresh, projection });
   log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
@@ -93,13 +129,18 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
     notifyChannel: null,
     log,
     customPlans: () => statistics.customPlans(),
+    ...(await skippedEvents(pool, options)),
   };
+  const until = await store.headPosition();
+  let events = 0;
   const replayed = await replayUntil(
     store,
-    { after: START, until: await store.headPosition(), batchSize: options.batchSize },
+    { after: START, until, batchSize: options.batchSize },
     async (batch, expected) => {
       const position = appliedPosition(await applyBatch(pool, target, batch, expected));
       await statistics.eventsApplied(batch.length);
+      events += batch.length;
+      onProgress?.({ phase: 'replaying', events, position, until });
       return position;
     },
   );
@@ -110,6 +151,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
     { events: replayed.events, position: formatPosition(replayed.position) },
     'rebuild: reached head; swapping',
   );
+  onProgress?.({ phase: 'swapping', events: replayed.events, position: replayed.position, until });
   const swapped = await swapIn(options, names, replayed.position);
   log.info(
     { schema, position: formatPosition(swapped.position), events: swapped.events },
@@ -129,13 +171,15 @@ function swapIn(
   replayedTo: Position,
 ): Promise<{ position: Position; events: number; replacedLive: boolean }> {
   const { pool, store, projection, schema, log } = options;
-  const target = { projection, notifyChannel: null, log };
   return inTransaction(pool, async (client) => {
     const replacedLive = await schemaExists(client, schema);
     // Blocks the live projector's next batch (it row-locks this table first) but not the API's reads.
     if (replacedLive) {
       await client.query(`LOCK TABLE ${quoteIdentifier(schema)}.projection_checkpoints IN EXCLUSIVE MODE`);
     }
+    // Read again under that lock (an operator's skip row-locks the live checkpoint too): a skip recorded
+    // while the rebuild ran is passed over here as well.
+    const target = { projection, notifyChannel: null, log, ...(await skippedEvents(client, options)) };
     await client.query(`SET LOCAL search_path TO ${quoteIdentifier(names.fresh)}, public`);
     const rest = await replayUntil(
       store,

@@ -1,11 +1,10 @@
 import type { Job, Queue, Worker } from 'bullmq';
 import { Counter, Gauge, Histogram, type Logger, type Registry } from '@portal/platform';
-import { COMPLETE_UPLOAD_JOB, SWEEP_UPLOADS_JOB } from '@portal/uploads';
+import { COMPLETE_UPLOAD_JOB, SWEEP_UPLOADS_JOB, WATCHED_JOB_STATES } from '@portal/uploads';
 import type { CompletionOutcome } from '../complete-upload.js';
 import type { SweepReport } from '../sweep-uploads.js';
 
-/** Job states whose counts are worth watching; completed jobs are removed and not counted. */
-const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
+const QUEUE_STATES = WATCHED_JOB_STATES;
 /** A scrape must answer even with Redis away: the counts are then left as they were. */
 const QUEUE_COUNT_TIMEOUT_MS = 2_000;
 const COMPLETION_OUTCOMES = ['ready', 'failed', 'aborted', 'skipped', 'error'] as const;

@@ -9,7 +9,16 @@ export interface UserRegistered {
   readonly data: { readonly userId: string; readonly email: string; readonly name: string };
 }
 
-export type UserEvent = UserRegistered;
+/**
+ * The operator disabled the account (docs/admin-cli.md): it can no longer sign in, its sessions and
+ * tokens stop working and its API keys are refused. Memberships and objects stay as they were.
+ */
+export interface UserDisabled {
+  readonly type: 'UserDisabled';
+  readonly data: { readonly userId: string; readonly reason: string | null };
+}
+
+export type UserEvent = UserRegistered | UserDisabled;
 
 export interface OrganizationCreated {
   readonly type: 'OrganizationCreated';
@@ -23,14 +32,14 @@ export interface OrganizationCreated {
   };
 }
 
-/** A user joined: the creator as owner, or an invitee on acceptance. */
+/** A user joined: the creator as owner, an invitee on acceptance, or an owner the operator appointed. */
 export interface MemberAdded {
   readonly type: 'MemberAdded';
   readonly data: {
     readonly orgId: string;
     readonly userId: string;
     readonly role: Role;
-    /** The invitation accepted; `null` for the organization's creator. */
+    /** The invitation accepted; `null` for the organization's creator or an owner the operator appointed. */
     readonly invitationId: string | null;
   };
 }

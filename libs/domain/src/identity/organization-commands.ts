@@ -14,6 +14,19 @@ export interface OrganizationActor {
   readonly roleCap: Role | null;
 }
 
+/**
+ * The platform's operator at the admin console (`npm run admin`, docs/admin-cli.md): not a member, and
+ * not bound by the organization's roles. Only the commands that name it accept it.
+ */
+export interface OperatorActor {
+  /** Who ran the command, as the admin console names them (`PORTAL_OPERATOR`, else `user@host`). */
+  readonly operator: string;
+}
+
+export function isOperator(actor: OrganizationActor | OperatorActor): actor is OperatorActor {
+  return 'operator' in actor;
+}
+
 export type OrganizationCommand =
   | {
       readonly type: 'CreateOrganization';
@@ -57,6 +70,14 @@ export type OrganizationCommand =
       readonly data: { readonly userId: string; readonly role: Role; readonly actor: OrganizationActor };
     }
   | {
+      /**
+       * The operator makes a user an owner: a member is promoted, anyone else joins as owner. For an
+       * organization whose owners are gone or locked out; members change roles among themselves.
+       */
+      readonly type: 'AppointOwner';
+      readonly data: { readonly userId: string; readonly actor: OperatorActor };
+    }
+  | {
       readonly type: 'RemoveMember';
       readonly data: { readonly userId: string; readonly actor: OrganizationActor };
     }
@@ -95,7 +116,8 @@ export type WebhookCommand =
     }
   | {
       readonly type: 'EnableWebhook';
-      readonly data: { readonly webhookId: string; readonly actor: OrganizationActor };
+      /** An admin of the organization, or the operator re-enabling an endpoint the worker disabled. */
+      readonly data: { readonly webhookId: string; readonly actor: OrganizationActor | OperatorActor };
     }
   | {
       readonly type: 'RotateWebhookSecret';

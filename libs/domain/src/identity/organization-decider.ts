@@ -47,6 +47,17 @@ export function decideOrganization(
         ...invitationsEndedBy(state, userId, role),
       ];
     }
+    case 'AppointOwner': {
+      const { userId } = command.data;
+      const current = state.members.get(userId);
+      if (current === 'owner') return [];
+      if (current === undefined) {
+        return [
+          { type: 'MemberAdded', data: { orgId: state.id, userId, role: 'owner', invitationId: null } },
+        ];
+      }
+      return [{ type: 'MemberRoleChanged', data: { orgId: state.id, userId, from: current, to: 'owner' } }];
+    }
     case 'RemoveMember': {
       const { userId, actor } = command.data;
       const leaving = userId === actor.userId;

@@ -130,3 +130,54 @@ describe('organization decider: the credential caps the role', () => {
     expectFailure(changeRole(actor(newId(), 'owner'), editor, 'viewer'), 'NOT_FOUND');
   });
 });
+
+describe('organization decider: the operator appoints owners and re-enables webhooks', () => {
+  const operator = { operator: 'ops@console' };
+  const appoint = (userId: string): OrganizationCommand => ({
+    type: 'AppointOwner',
+    data: { userId, actor: operator },
+  });
+
+  it('promotes a member, adds anyone else as owner, and leaves an owner alone', () => {
+    expect(decide(appoint(editor))).toStrictEqual([
+      { type: 'MemberRoleChanged', data: { orgId, userId: editor, from: 'editor', to: 'owner' } },
+    ]);
+    const stranger = newId();
+    expect(decide(appoint(stranger))).toStrictEqual([
+      { type: 'MemberAdded', data: { orgId, userId: stranger, role: 'owner', invitationId: null } },
+    ]);
+    expect(decide(appoint(owner))).toStrictEqual([]);
+  });
+
+  it('answers NOT_FOUND for an organization that does not exist', () => {
+    expect(() => decideOrganization(appoint(editor), foldOrganization([]))).toThrow(/organization not found/);
+  });
+
+  it('lets the operator enable a disabled endpoint, as an admin could, but not an editor', () => {
+    const webhookId = newId();
+    const withDisabledHook: OrganizationEvent[] = [
+      ...history,
+      {
+        type: 'WebhookRegistered',
+        data: {
+          orgId,
+          webhookId,
+          host: 'hooks.example.org',
+          eventTypes: ['*'],
+          description: null,
+          createdBy: admin,
+        },
+      },
+      { type: 'WebhookDisabled', data: { orgId, webhookId, reason: 'too many failures' } },
+    ];
+    const state = foldOrganization(withDisabledHook);
+    const enable = (by: OrganizationActor | typeof operator): OrganizationCommand => ({
+      type: 'EnableWebhook',
+      data: { webhookId, actor: by },
+    });
+    expect(decideOrganization(enable(operator), state)).toStrictEqual([
+      { type: 'WebhookEnabled', data: { orgId, webhookId } },
+    ]);
+    expect(() => decideOrganization(enable(actor(editor)), state)).toThrow(/admin role/);
+  });
+});

@@ -1,7 +1,12 @@
 import { DomainError } from '../errors.js';
 import { atLeast, weakerRole } from '../access/roles.js';
 import type { WebhookEvent } from './events.js';
-import type { OrganizationActor, WebhookCommand } from './organization-commands.js';
+import {
+  isOperator,
+  type OperatorActor,
+  type OrganizationActor,
+  type WebhookCommand,
+} from './organization-commands.js';
 import type { OrganizationState, WebhookState } from './organization-state.js';
 
 type LiveOrganization = Extract<OrganizationState, { status: 'live' }>;
@@ -9,7 +14,7 @@ type LiveOrganization = Extract<OrganizationState, { status: 'live' }>;
 /**
  * Webhook endpoints are the organization's: admins and owners register, remove, re-enable them and
  * rotate their signing secrets (an API key with its role capped as everywhere). Only the delivery worker disables one, so `DisableWebhook`
- * checks no role. A command that changes nothing (removing a removed endpoint, enabling an enabled one)
+ * checks no role; the operator may re-enable one (`EnableWebhook`) without being a member. A command that changes nothing (removing a removed endpoint, enabling an enabled one)
  * decides no event.
  */
 export function decideWebhook(command: WebhookCommand, state: LiveOrganization): WebhookEvent[] {
@@ -57,7 +62,12 @@ export function decideWebhook(command: WebhookCommand, state: LiveOrganization):
   }
 }
 
-function requireAdmin(state: LiveOrganization, actor: OrganizationActor, doing: string): void {
+function requireAdmin(
+  state: LiveOrganization,
+  actor: OrganizationActor | OperatorActor,
+  doing: string,
+): void {
+  if (isOperator(actor)) return;
   const member = state.members.get(actor.userId) ?? null;
   if (member === null) throw new DomainError('NOT_FOUND', 'organization not found');
   const role = actor.roleCap === null ? member : weakerRole(member, actor.roleCap);

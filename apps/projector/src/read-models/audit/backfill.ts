@@ -1,26 +1,9 @@
-import { comparePositions, START, type EventStore, type RecordedEvent } from '@portal/domain';
+import { comparePositions, START, type EventStore } from '@portal/domain';
 import type { Pool } from '@portal/platform';
+import { nextEventAfter } from '../../next-event.js';
 import { rebuildReadSchema, type RebuildOptions } from '../../rebuild/rebuild-read-schema.js';
 import { quoteIdentifier } from '../../sql-identifier.js';
 import { readCheckpoint } from '../projection-checkpoints/checkpoints.js';
-
-/** The store's very first event, or `null` when it holds none a subscriber may read yet. */
-async function firstEvent(store: EventStore): Promise<RecordedEvent | null> {
-  const subscription = new AbortController();
-  try {
-    for await (const batch of store.subscribeAll({
-      after: START,
-      signal: subscription.signal,
-      maxBatchSize: 1,
-    })) {
-      const first = batch[0];
-      if (first) return first;
-    }
-    return null;
-  } finally {
-    subscription.abort();
-  }
-}
 
 /**
  * Whether the audit trail of `schema` misses history: the projection has applied events (its checkpoint
@@ -36,7 +19,7 @@ export async function auditTrailIncomplete(
 ): Promise<boolean> {
   const checkpoint = await readCheckpoint(pool, { schema: options.schema, name: options.projection });
   if (comparePositions(checkpoint, START) === 0) return false;
-  const first = await firstEvent(store);
+  const first = await nextEventAfter(store, START);
   if (first === null) return false;
   const found = await pool.query(
     `SELECT 1 FROM ${quoteIdentifier(options.schema)}.audit_events WHERE event_id = $1`,

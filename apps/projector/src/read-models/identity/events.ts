@@ -2,6 +2,7 @@ import type { IdentityEvent, IdentityEventType, RecordedEvent } from '@portal/do
 
 const identityEventTypes: ReadonlySet<string> = new Set<IdentityEventType>([
   'UserRegistered',
+  'UserDisabled',
   'OrganizationCreated',
   'MemberAdded',
   'MemberInvited',

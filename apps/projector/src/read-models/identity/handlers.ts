@@ -10,7 +10,7 @@ import type {
 import type { Sql } from '../../projection.js';
 
 /**
- * Evolve on rows. A user has one event; an organization's events first move `organizations.version`
+ * Evolve on rows. A user's events touch their own row only (a second disable keeps the first time); an organization's events first move `organizations.version`
  * forward to the event's revision and change nothing when it was already there, so applying an event
  * twice (or an old one late) never undoes a later one.
  */
@@ -23,6 +23,12 @@ export async function applyIdentityEvent(
   switch (event.type) {
     case 'UserRegistered':
       return userRegistered(sql, event, at);
+    case 'UserDisabled':
+      await sql.query(`UPDATE users SET disabled_at = $2 WHERE id = $1 AND disabled_at IS NULL`, [
+        event.data.userId,
+        at,
+      ]);
+      return;
     case 'OrganizationCreated':
       return organizationCreated(sql, event, recorded);
     case 'MemberAdded':

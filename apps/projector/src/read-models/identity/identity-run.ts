@@ -4,7 +4,8 @@ import { asIdentityEvent } from './events.js';
 
 /**
  * The identity events a run may hold: the two that only insert a row keyed by their own id. Every other
- * identity event moves its organization's version first and goes alone.
+ * identity event changes a row an earlier event made (most move their organization's version first)
+ * and goes alone.
  */
 export function identityFootprint(recorded: RecordedEvent): Footprint | null {
   const event = asIdentityEvent(recorded);
@@ -14,6 +15,7 @@ export function identityFootprint(recorded: RecordedEvent): Footprint | null {
       return { changes: [`users:${event.data.userId}`] };
     case 'OrganizationCreated':
       return { changes: [`organizations:${event.data.orgId}`] };
+    case 'UserDisabled':
     case 'MemberAdded':
     case 'MemberInvited':
     case 'InvitationCancelled':

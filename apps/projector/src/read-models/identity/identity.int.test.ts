@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OrganizationEvent, RecordedEvent, UserRegistered } from '@portal/domain';
+import type { OrganizationEvent, RecordedEvent, UserDisabled, UserRegistered } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { metadata, RecordedEventLog } from '../../../test/support/portal-events.js';
 import { useReadSchemas } from '../../../test/support/read-schemas.js';
@@ -64,6 +64,22 @@ describe('identity read model', () => {
       version: '1',
     });
     expect(await members(orgId)).toEqual([{ user_id: userId, role: 'owner' }]);
+  });
+
+  it('marks a disabled user once, keeping the first time, also when applied again', async () => {
+    const userId = randomUUID();
+    const disabled = (at: string): RecordedEvent => {
+      const event: UserDisabled = { type: 'UserDisabled', data: { userId, reason: 'left' } };
+      return log.record(event, `user-${userId}`, metadata({ occurredAt: at }));
+    };
+    const first = disabled('2025-03-02T00:00:00.000Z');
+    await db.apply([userRegistered(userId, 'gone@example.org'), first]);
+    await db.apply([first, disabled('2025-03-03T00:00:00.000Z')]);
+    const user = await db.pool.query<{ disabled_at: Date | null }>(
+      `SELECT disabled_at FROM "${db.schema}".users WHERE id = $1`,
+      [userId],
+    );
+    expect(user.rows[0]?.disabled_at?.toISOString()).toBe('2025-03-02T00:00:00.000Z');
   });
 
   it('follows an invitation, its acceptance, a role change and a removal', async () => {

@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS users (
   created_at timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS users_email ON users (lower(email));
+-- When the operator disabled the account (UserDisabled); added in place on an existing read schema.
+ALTER TABLE users ADD COLUMN IF NOT EXISTS disabled_at timestamptz;
 
 CREATE TABLE IF NOT EXISTS organizations (
   id uuid PRIMARY KEY,
