@@ -1,3 +1,4 @@
+import { IDENTITY_CHANGED_CHANNEL } from '@portal/platform';
 import type { Projection } from './projection.js';
 import { auditReadModel } from './read-models/audit/read-model.js';
 import { asIdentityEvent } from './read-models/identity/events.js';
@@ -11,7 +12,7 @@ export const portalProjection: Projection = {
   // The audit model last: it reads the object rows the others just wrote.
   readModels: [portalObjectsReadModel, inventoryTotalsReadModel, identityReadModel, auditReadModel],
   // Roles, memberships and keys decide who a credential is: API processes that keep answers drop them.
-  signals: [{ channel: 'portal_identity_changed', raisedBy: (event) => asIdentityEvent(event) !== null }],
+  signals: [{ channel: IDENTITY_CHANGED_CHANNEL, raisedBy: (event) => asIdentityEvent(event) !== null }],
 };
 
 /** The API LISTENs here; the payload is the new checkpoint as `formatPosition` writes it. */

@@ -14,13 +14,13 @@ interface Entry {
  * round trip to find out who they are. What the answer depends on changes in two ways, and each
  * empties the cache:
  *
- * - identity events (a role changed, a member removed, a key revoked): the projector signals every API
- *   process when a batch with one commits (`portal_identity_changed`), and a process that may have
- *   missed signals (its listener reconnected) clears too;
- * - a revocation through this process: cleared at once, before the answer.
+ * - identity events (a role changed, a member removed, a key revoked, an account disabled): the
+ *   projector signals every API process when a batch with one commits (`portal_identity_changed`), and
+ *   a process that may have missed signals (its listener reconnected) clears too;
+ * - a direct change of the auth tables (a revocation, the operator's `users disable`): the process that
+ *   made it clears its own cache and announces it on the same channel, before it answers.
  *
- * Every answer is still dropped after `MAX_AGE_MS`, the bound on what another process's revocation
- * whose event could not be recorded may take to be seen. A key's own expiry is checked on every hit.
+ * Every answer is still dropped after `MAX_AGE_MS`, the bound for a change whose announcement was lost. A key's own expiry is checked on every hit.
  * Only usable keys are kept: an unknown key is asked about every time, so a new key works at once and
  * guessing fills no memory.
  */

@@ -6,6 +6,7 @@ import {
   type CreatedApiKey,
 } from '@portal/contracts';
 import { DomainError, requireRole } from '@portal/domain';
+import { announceIdentityChange } from '@portal/platform';
 import type { ApiDependencies } from '../dependencies.js';
 import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
@@ -134,8 +135,10 @@ export async function revokeApiKey(deps: ApiDependencies, req: Request, res: Res
     { sideEffect: { apply: () => revokeApiKeyRow(deps.pool, keyId, at) } },
   );
   if (outcome.position === null) await revokeApiKeyRow(deps.pool, keyId, at);
-  // This process stops accepting it now; the others when the projector signals the ApiKeyRevoked.
+  // This process stops accepting it now, the others when they hear the announcement (and again when the
+  // projector signals the ApiKeyRevoked).
   deps.auth.apiKeys.clear();
+  await announceIdentityChange(deps.pool);
   const revoked = await findApiKeyInOrganization(deps.pool, keyId, orgId);
   await respondToCommand(
     deps,

@@ -1,6 +1,6 @@
 import { handleCommand, type CommandHandling } from '@portal/commands';
 import { userDecider, userStreamId, type EventMetadata, type Position } from '@portal/domain';
-import type { Pool } from '@portal/platform';
+import { announceIdentityChange, type Pool } from '@portal/platform';
 
 /** Marks the credentials disabled and ends every session: what authentication trusts (auth-schema.ts). */
 async function lockOut(pool: Pool, userId: string, at: Date): Promise<void> {
@@ -46,5 +46,7 @@ export async function disableAccount(
     },
   });
   if (result.events.length === 0) await lockOut(deps.pool, userId, at);
+  // API processes drop the keys they kept now, not once UserDisabled is projected.
+  await announceIdentityChange(deps.pool);
   return { alreadyDisabled: result.events.length === 0, position: result.position };
 }

@@ -1,12 +1,11 @@
 import pg from 'pg';
 import { comparePositions, parsePosition, START, type Position } from '@portal/domain';
-import { inSpan, tracerOf, type Logger, type Pool } from '@portal/platform';
+import { IDENTITY_CHANGED_CHANNEL, inSpan, tracerOf, type Logger, type Pool } from '@portal/platform';
 import { UNOBSERVED_WAITS, type ProjectionWaitObserver } from './projection-wait-metrics.js';
 
 /** The projector announces each committed batch on this channel with the new checkpoint as payload. */
 export const PROJECTION_CHANNEL = 'portal_projection';
-/** The projector's signal that a batch with identity events committed (roles, members, API keys). */
-export const IDENTITY_CHANNEL = 'portal_identity_changed';
+
 const PROJECTION_NAME = 'portal';
 /** A missed notification (reconnect, rebuild swap) only delays a waiter by this much. */
 const POLL_INTERVAL_MS = 250;
@@ -148,7 +147,7 @@ export class ProjectionWaiter {
       application_name: 'api-projection-listener',
     });
     client.on('notification', (message) => {
-      if (message.channel === IDENTITY_CHANNEL) {
+      if (message.channel === IDENTITY_CHANGED_CHANNEL) {
         this.identityChanged();
         return;
       }
@@ -161,7 +160,7 @@ export class ProjectionWaiter {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${PROJECTION_CHANNEL}; LISTEN ${IDENTITY_CHANNEL}`);
+      await client.query(`LISTEN ${PROJECTION_CHANNEL}; LISTEN ${IDENTITY_CHANGED_CHANNEL}`);
       this.listener = client;
       this.identityChanged();
       this.reconnectDelayMs = MIN_RECONNECT_DELAY_MS;
