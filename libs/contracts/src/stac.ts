@@ -123,6 +123,8 @@ const filterLangDescription =
   '`cql2-text` or `cql2-json`; `cql2-text` when absent on a GET, `cql2-json` (or text when `filter` is a string) on a POST.';
 const filterCrsDescription =
   "The CRS of the filter's geometries: `http://www.opengis.net/def/crs/OGC/1.3/CRS84` (the default) or `http://www.opengis.net/def/crs/EPSG/0/4326`, both longitude, latitude.";
+const sortbyDescription =
+  'The sort extension: comma-separated fields, each with `+` (ascending, the default; `%2B` in a URL) or `-` (descending), e.g. `-datetime,+properties.eo:cloud_cover`. Sortable: `id`, `collection`, `datetime`, `start_datetime`, `end_datetime`, `created`, `updated`, `title`, `description` and any item property (`properties.` optional); the id breaks ties. Default `-datetime`.';
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -139,6 +141,7 @@ export const stacSearchQuerySchema = z.strictObject({
   filter: z.string().exactOptional().meta({ description: filterDescription }),
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
+  sortby: z.string().exactOptional().meta({ description: sortbyDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -150,6 +153,7 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   filter: true,
   'filter-lang': true,
   'filter-crs': true,
+  sortby: true,
   limit: true,
   token: true,
 });
@@ -173,6 +177,13 @@ export const stacSearchBodySchema = z.strictObject({
     .meta({ description: filterDescription }),
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
+  sortby: z
+    .union([z.array(z.strictObject({ field: z.string(), direction: z.enum(['asc', 'desc']) })), z.string()])
+    .exactOptional()
+    .meta({
+      description:
+        'The sort extension: `[{"field": "properties.eo:cloud_cover", "direction": "asc"}, …]` (or the GET form as one string). Sortable fields as for the GET `sortby`.',
+    }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });

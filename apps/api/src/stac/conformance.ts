@@ -12,6 +12,9 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.2/children',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").
+  'https://api.stacspec.org/v1.0.0/item-search#sort',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#sort',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -2,8 +2,9 @@ import type { StacItemCollection, StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { findAssetsOf } from '../read-model/asset-rows.js';
 import { stacItem } from './item-json.js';
-import type { ItemRow } from './item-query.js';
-import { encodeToken } from './search-token.js';
+import type { SearchedItemRow } from './item-query.js';
+import type { ItemSort } from './item-sort.js';
+import { encodeItemToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
 
 /** How the page was asked for, so its `next` link asks the same way for what follows. */
@@ -51,7 +52,8 @@ function selfLink(request: PageRequest): StacLink {
  */
 export async function itemCollection(
   pool: Pool,
-  page: { readonly rows: readonly ItemRow[]; readonly more: boolean },
+  page: { readonly rows: readonly SearchedItemRow[]; readonly more: boolean },
+  sort: ItemSort,
   request: PageRequest,
   urls: StacUrls,
   baseUrl: string,
@@ -69,9 +71,7 @@ export async function itemCollection(
       selfLink(request),
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       ...extraLinks,
-      ...(page.more && last !== undefined
-        ? [nextLink(request, encodeToken('items', { time: last.key_time, id: last.id }))]
-        : []),
+      ...(page.more && last !== undefined ? [nextLink(request, encodeItemToken(sort, last.sort_keys))] : []),
     ],
     numberReturned: page.rows.length,
   };

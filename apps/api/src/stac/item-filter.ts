@@ -40,9 +40,13 @@ export const fixedQueryables: ReadonlyArray<readonly [string, Queryable['type']]
  * parameter is not possible here, since the library may resolve a name more than once and PostgreSQL
  * refuses a parameter the text never uses. A NUL cannot be in a PostgreSQL string at all.
  */
-function propertyQueryable(name: string): Queryable {
+export function propertySql(name: string): string {
   if (name.includes('\u0000')) throw new Cql2Error('a property name cannot hold a NUL character');
-  return { sql: `(o.properties->'${name.replaceAll("'", "''")}')`, type: 'json' };
+  return `(o.properties->'${name.replaceAll("'", "''")}')`;
+}
+
+function propertyQueryable(name: string): Queryable {
+  return { sql: propertySql(name), type: 'json' };
 }
 
 export function resolveItemQueryable(name: string): Queryable {

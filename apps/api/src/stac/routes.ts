@@ -116,7 +116,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
       res
         .type(GEOJSON_TYPE)
-        .json(await itemCollection(deps.pool, page, request, urls, baseUrl, [collectionLink]));
+        .json(await itemCollection(deps.pool, page, search.sort, request, urls, baseUrl, [collectionLink]));
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {

@@ -49,7 +49,7 @@ async function runSearch(
   const extra = filter === null ? [] : [filter];
   const page = await searchItems(deps.pool, withCanonicalCollections(search), principalsOf(req), extra);
   const baseUrl = baseUrlOf(req, deps.config);
-  return itemCollection(deps.pool, page, request, stacUrls(baseUrl), baseUrl);
+  return itemCollection(deps.pool, page, search.sort, request, stacUrls(baseUrl), baseUrl);
 }
 
 /** `GET /api/v1/stac/search`. */

@@ -280,3 +280,18 @@ CREATE INDEX IF NOT EXISTS portal_objects_stac_footprint_time
   ON portal_objects USING gist (footprint, tstzrange(COALESCE(start_datetime, datetime, created_at),
                                                      COALESCE(end_datetime, datetime, created_at), '[]'))
   WHERE deleted_at IS NULL AND kind = 'item';
+-- The sort extension's `sortby=end_datetime` (either way): the end of the item's time, so such a page is
+-- one range too, all items or one parent's. `datetime` and `start_datetime` sort on the two above
+-- (scanned backwards for ascending); created, updated and title on the browser's and inventory's.
+CREATE INDEX IF NOT EXISTS portal_objects_stac_end_time
+  ON portal_objects ((COALESCE(end_datetime, datetime, created_at)) DESC, id DESC)
+  WHERE deleted_at IS NULL AND kind = 'item';
+CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_end_time
+  ON portal_objects (parent_id, (COALESCE(end_datetime, datetime, created_at)) DESC, id DESC)
+  WHERE deleted_at IS NULL AND kind = 'item';
+-- The longest item time (end − start), read as one probe by a search with a time interval
+-- (apps/api/src/stac/item-time-sql.ts): it bounds the other end of the interval on each time index, so a
+-- scan stops near the interval rather than at the oldest (or newest) item. Only items with a range.
+CREATE INDEX IF NOT EXISTS portal_objects_stac_time_length
+  ON portal_objects ((COALESCE(end_datetime, datetime, created_at) - COALESCE(start_datetime, datetime, created_at)))
+  WHERE deleted_at IS NULL AND kind = 'item' AND (start_datetime IS NOT NULL OR end_datetime IS NOT NULL);
