@@ -105,9 +105,14 @@ export const stacItemSchema = z.looseObject({
 });
 export type StacItem = z.infer<typeof stacItemSchema>;
 
+/** An item cut by the fields extension: whatever the request's `fields` kept (docs/stac.md, "Fields"). */
+export const stacPartialItemSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'An item with only the fields `fields` asked for (the fields extension).' });
+
 export const stacItemCollectionSchema = z.object({
   type: z.literal('FeatureCollection'),
-  features: z.array(stacItemSchema),
+  features: z.array(z.union([stacItemSchema, stacPartialItemSchema])),
   links: z.array(stacLinkSchema),
   numberReturned: z.int().nonnegative(),
 });
@@ -125,6 +130,8 @@ const filterCrsDescription =
   "The CRS of the filter's geometries: `http://www.opengis.net/def/crs/OGC/1.3/CRS84` (the default) or `http://www.opengis.net/def/crs/EPSG/0/4326`, both longitude, latitude.";
 const sortbyDescription =
   'The sort extension: comma-separated fields, each with `+` (ascending, the default; `%2B` in a URL) or `-` (descending), e.g. `-datetime,+properties.eo:cloud_cover`. Sortable: `id`, `collection`, `datetime`, `start_datetime`, `end_datetime`, `created`, `updated`, `title`, `description` and any item property (`properties.` optional); the id breaks ties. Default `-datetime`.';
+const fieldsDescription =
+  "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -142,6 +149,7 @@ export const stacSearchQuerySchema = z.strictObject({
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
   sortby: z.string().exactOptional().meta({ description: sortbyDescription }),
+  fields: z.string().exactOptional().meta({ description: fieldsDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -154,6 +162,7 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   'filter-lang': true,
   'filter-crs': true,
   sortby: true,
+  fields: true,
   limit: true,
   token: true,
 });
@@ -183,6 +192,17 @@ export const stacSearchBodySchema = z.strictObject({
     .meta({
       description:
         'The sort extension: `[{"field": "properties.eo:cloud_cover", "direction": "asc"}, …]` (or the GET form as one string). Sortable fields as for the GET `sortby`.',
+    }),
+  fields: z
+    .strictObject({
+      include: z.array(z.string()).nullable().exactOptional(),
+      exclude: z.array(z.string()).nullable().exactOptional(),
+    })
+    .nullable()
+    .exactOptional()
+    .meta({
+      description:
+        'The fields extension: `include` keeps only those fields; `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty (or `fields: null`): the default set. Names as for the GET `fields`.',
     }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),

@@ -15,6 +15,11 @@ export const conformsTo: readonly string[] = [
   // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").
   'https://api.stacspec.org/v1.0.0/item-search#sort',
   'https://api.stacspec.org/v1.0.0/ogcapi-features#sort',
+  // The fields extension, as its last release candidate and as implementations spell it (docs/stac.md).
+  'https://api.stacspec.org/v1.0.0-rc.3/item-search#fields',
+  'https://api.stacspec.org/v1.0.0-rc.3/ogcapi-features#fields',
+  'https://api.stacspec.org/v1.0.0/item-search#fields',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#fields',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -12,6 +12,7 @@ import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { conformsTo } from './conformance.js';
 import { directItemIds, listContainers, type ContainerScope } from './container-query.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
+import { parseFieldsText } from './fields-request.js';
 import { itemCollection } from './item-collection.js';
 import { stacItem } from './item-json.js';
 import { itemFilterCondition } from './item-filter.js';
@@ -110,13 +111,18 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const search = { ...searchFromQuery(query), collections: [collection.id] };
       const filter = itemFilterCondition(query, 'cql2-text');
+      const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
       const page = await searchItems(deps.pool, search, principals, filter === null ? [] : [filter]);
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
       res
         .type(GEOJSON_TYPE)
-        .json(await itemCollection(deps.pool, page, search.sort, request, urls, baseUrl, [collectionLink]));
+        .json(
+          await itemCollection(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
+            collectionLink,
+          ]),
+        );
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
