@@ -132,6 +132,8 @@ const sortbyDescription =
   'The sort extension: comma-separated fields, each with `+` (ascending, the default; `%2B` in a URL) or `-` (descending), e.g. `-datetime,+properties.eo:cloud_cover`. Sortable: `id`, `collection`, `datetime`, `start_datetime`, `end_datetime`, `created`, `updated`, `title`, `description` and any item property (`properties.` optional); the id breaks ties. Default `-datetime`.';
 const fieldsDescription =
   "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
+const queryDescription =
+  'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; `lt`…`gte` take a number or an RFC 3339 date-time. Translated like `filter`.';
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -150,6 +152,7 @@ export const stacSearchQuerySchema = z.strictObject({
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
   sortby: z.string().exactOptional().meta({ description: sortbyDescription }),
   fields: z.string().exactOptional().meta({ description: fieldsDescription }),
+  query: z.string().exactOptional().meta({ description: queryDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -163,6 +166,7 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   'filter-crs': true,
   sortby: true,
   fields: true,
+  query: true,
   limit: true,
   token: true,
 });
@@ -204,6 +208,7 @@ export const stacSearchBodySchema = z.strictObject({
       description:
         'The fields extension: `include` keeps only those fields; `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty (or `fields: null`): the default set. Names as for the GET `fields`.',
     }),
+  query: z.record(z.string(), z.unknown()).exactOptional().meta({ description: queryDescription }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });

@@ -20,6 +20,11 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.3/ogcapi-features#fields',
   'https://api.stacspec.org/v1.0.0/item-search#fields',
   'https://api.stacspec.org/v1.0.0/ogcapi-features#fields',
+  // The query extension (its current release candidate, and the spelling implementations use).
+  'https://api.stacspec.org/v1.0.0-rc.2/item-search#query',
+  'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features#query',
+  'https://api.stacspec.org/v1.0.0/item-search#query',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#query',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

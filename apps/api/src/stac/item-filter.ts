@@ -91,3 +91,18 @@ export function itemFilterCondition(
   if (filter === undefined) return null;
   return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
 }
+
+/**
+ * A CQL2 tree built from another parameter (the query extension's `query`) as a search condition: the
+ * same SQL writer as `filter`, translated once as a dry run, so a type error is a 400 naming
+ * `parameter` before any query runs.
+ */
+export function cql2Condition(node: Cql2Node, parameter: string, code: string): ItemCondition {
+  try {
+    cql2ToSql(node, resolveItemQueryable, []);
+  } catch (error) {
+    if (error instanceof Cql2Error) throw new HttpProblem(400, `${parameter}: ${error.message}`, code);
+    throw error;
+  }
+  return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
+}

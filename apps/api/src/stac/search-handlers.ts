@@ -11,6 +11,7 @@ import { itemCollection, type PageRequest, type PageShape } from './item-collect
 import { itemFilterCondition } from './item-filter.js';
 import { searchItems, type ItemCondition } from './item-query.js';
 import { searchFromBody, searchFromQuery, type ItemSearch } from './item-search-request.js';
+import { itemQueryCondition, queryNode, queryNodeFromText } from './query-extension.js';
 import { badParameter } from './stac-problem.js';
 import { stacUrls } from './stac-links.js';
 
@@ -60,11 +61,13 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
   const filter = itemFilterCondition(query, 'cql2-text');
+  const queried = itemQueryCondition(query.query === undefined ? null : queryNodeFromText(query.query));
   const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
   const { token: _token, ...rest } = query;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'GET' as const, url: urls.search, query: definedOnly(rest) };
-  return runSearch(deps, req, search, request, present(filter), { sort: search.sort, fields });
+  const extra = [...present(filter), ...present(queried)];
+  return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 
 /** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
@@ -72,11 +75,13 @@ export async function searchByPost(deps: ApiDependencies, req: Request): Promise
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
   const filter = itemFilterCondition(body, undefined);
+  const queried = itemQueryCondition(body.query === undefined ? null : queryNode(body.query));
   const fields = body.fields === undefined ? null : parseFieldsBody(body.fields);
   const { token: _token, ...rest } = body;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'POST' as const, url: urls.search, body: rest };
-  return runSearch(deps, req, search, request, present(filter), { sort: search.sort, fields });
+  const extra = [...present(filter), ...present(queried)];
+  return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 
 /** The given values of a parsed query (zod leaves absent ones out already; this narrows the type). */
