@@ -11,6 +11,9 @@ import type { Pool } from '@portal/platform';
 import { bboxGeometry } from '../apps/api/src/stac/bbox.js';
 import { searchItems } from '../apps/api/src/stac/item-query.js';
 import type { ItemSearch } from '../apps/api/src/stac/item-search-request.js';
+import { parseFreeText } from '../apps/api/src/stac/free-text-request.js';
+import { freeTextCondition } from '../apps/api/src/stac/free-text-sql.js';
+import type { ItemCondition } from '../apps/api/src/stac/item-query.js';
 import { itemSort } from '../apps/api/src/stac/item-sort.js';
 import { parseSortbyText } from '../apps/api/src/stac/sort-request.js';
 import { createScratchDatabase } from '../bench/support/scratch-database.js';
@@ -36,12 +39,16 @@ async function seed(db: pg.Client): Promise<void> {
   await db.query(
     `INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at,
                                  parent_id, bbox, footprint, datetime, start_datetime, end_datetime, properties)
-     SELECT gen_random_uuid(), 'item', 'ready', 'i' || g, 'i' || g, 2, 1, created, created + random() * interval '30 days',
+     SELECT gen_random_uuid(), 'item', 'ready',
+            'scene ' || (ARRAY['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'])[1 + (hashint4(g) & 7)]
+              || CASE WHEN (hashint4(g + 7) & 1023) = 0 THEN ' zulu' ELSE '' END || ' ' || g,
+            'i' || g, 2, 1, created, created + random() * interval '30 days',
             ('00000000-0000-4000-8000-' || lpad(to_hex(1 + g % 20), 12, '0'))::uuid,
             ARRAY[x, y, x + 1, y + 1], ST_MakeEnvelope(x, y, x + 1, y + 1, 4326),
             CASE WHEN g % 10 <> 0 THEN t END, CASE WHEN g % 10 = 0 THEN t END,
             CASE WHEN g % 10 = 0 THEN t + random() * interval '90 days' END,
             jsonb_build_object('eo:cloud_cover', round(random() * 100))
+              || CASE WHEN (hashint4(g + 3) & 7) = 0 THEN jsonb_build_object('keywords', jsonb_build_array('climate', 'sea ice')) ELSE '{}' END
        FROM (SELECT g, least(178, greatest(-180, cx + (random() - 0.5) * 20)) AS x,
                     least(88, greatest(-90, cy + (random() - 0.5) * 10)) AS y,
                     timestamptz '2015-01-01' + (random() * 3650) * interval '1 day' AS t,
@@ -54,7 +61,11 @@ async function seed(db: pg.Client): Promise<void> {
 }
 
 /** The statement `searchItems` sends (its last one; any before it, the time bounds, run for real). */
-async function statementOf(db: pg.Client, search: ItemSearch): Promise<{ text: string; values: unknown[] }> {
+async function statementOf(
+  db: pg.Client,
+  search: ItemSearch,
+  extra: readonly ItemCondition[],
+): Promise<{ text: string; values: unknown[] }> {
   let statement = { text: '', values: [] as unknown[] };
   const capture = {
     query: (text: string, values: unknown[]) => {
@@ -62,13 +73,15 @@ async function statementOf(db: pg.Client, search: ItemSearch): Promise<{ text: s
       return db.query(text, values);
     },
   };
-  await searchItems(capture as unknown as Pool, search, ['public']);
+  await searchItems(capture as unknown as Pool, search, ['public'], extra);
   return statement;
 }
 
 const sorted = (sortby: string) => itemSort(parseSortbyText(sortby));
 
-function shapes(box: [number, number, number, number]): [string, ItemSearch][] {
+const text = (q: string) => [freeTextCondition(parseFreeText(q))];
+
+function shapes(box: [number, number, number, number]): [string, ItemSearch, ItemCondition[]?][] {
   const none: ItemSearch = {
     area: null,
     interval: null,
@@ -134,6 +147,15 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch][] {
       'sortby -properties.eo:cloud_cover, one collection',
       { ...none, collections: [collectionId(3)], sort: sorted('-properties.eo:cloud_cover') },
     ],
+    ['q a common word (1 item in 8)', none, text('echo')],
+    ['q a rare word (1 item in 1,024)', none, text('zulu')],
+    ['q a phrase in keywords (1 item in 8)', none, text('"sea ice"')],
+    [
+      'q a rare word OR a common one, one collection',
+      { ...none, collections: [collectionId(3)] },
+      text('zulu OR echo'),
+    ],
+    ['q a common word AND NOT a rare one, one year', { ...none, interval: year }, text('+echo -zulu')],
   ];
 }
 
@@ -156,9 +178,9 @@ try {
   ];
   console.log(`${N} items; box ${box.map((value) => value.toFixed(2)).join(',')}`);
   const only = process.argv[2];
-  for (const [title, search] of shapes(box)) {
+  for (const [title, search, extra = []] of shapes(box)) {
     if (only !== undefined && !title.includes(only)) continue;
-    const { text, values } = await statementOf(db, search);
+    const { text, values } = await statementOf(db, search, extra);
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
     console.log(`\n### ${title}\n`);
     console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));

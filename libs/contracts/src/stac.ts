@@ -134,6 +134,8 @@ const fieldsDescription =
   "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
 const queryDescription =
   'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; `lt`…`gte` take a number or an RFC 3339 date-time. Translated like `filter`.';
+const qDescription =
+  'The free-text extension (advanced): words and "quoted phrases" in the title, description and `keywords`, any case; spaces, commas and `OR` mean any of them, `AND` both, parentheses group, `+word` is required and `-word` excluded. Words match whole (no stemming).';
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -153,6 +155,7 @@ export const stacSearchQuerySchema = z.strictObject({
   sortby: z.string().exactOptional().meta({ description: sortbyDescription }),
   fields: z.string().exactOptional().meta({ description: fieldsDescription }),
   query: z.string().exactOptional().meta({ description: queryDescription }),
+  q: z.string().exactOptional().meta({ description: qDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -167,6 +170,7 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   sortby: true,
   fields: true,
   query: true,
+  q: true,
   limit: true,
   token: true,
 });
@@ -209,6 +213,12 @@ export const stacSearchBodySchema = z.strictObject({
         'The fields extension: `include` keeps only those fields; `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty (or `fields: null`): the default set. Names as for the GET `fields`.',
     }),
   query: z.record(z.string(), z.unknown()).exactOptional().meta({ description: queryDescription }),
+  q: z
+    .union([z.string(), z.array(z.string())])
+    .exactOptional()
+    .meta({
+      description: `${qDescription} An array (the basic form) matches any of its strings, each a phrase.`,
+    }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });

@@ -25,6 +25,10 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features#query',
   'https://api.stacspec.org/v1.0.0/item-search#query',
   'https://api.stacspec.org/v1.0.0/ogcapi-features#query',
+  // The free-text extension, advanced form (terms, phrases, AND, OR, groups, signs): the extension asks
+  // for one of basic and advanced, whose GET syntaxes differ (docs/stac.md, "Free text").
+  'https://api.stacspec.org/v1.0.0-rc.1/item-search#advanced-free-text',
+  'https://api.stacspec.org/v1.0.0-rc.1/ogcapi-features#advanced-free-text',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -7,6 +7,8 @@ import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObjects } from '../read-model/portal-object-rows.js';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
+import { parseFreeText, parseFreeTextList } from './free-text-request.js';
+import { freeTextCondition } from './free-text-sql.js';
 import { itemCollection, type PageRequest, type PageShape } from './item-collection.js';
 import { itemFilterCondition } from './item-filter.js';
 import { searchItems, type ItemCondition } from './item-query.js';
@@ -62,11 +64,12 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
   const search = searchFromQuery(query);
   const filter = itemFilterCondition(query, 'cql2-text');
   const queried = itemQueryCondition(query.query === undefined ? null : queryNodeFromText(query.query));
+  const text = query.q === undefined ? null : freeTextCondition(parseFreeText(query.q));
   const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
   const { token: _token, ...rest } = query;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'GET' as const, url: urls.search, query: definedOnly(rest) };
-  const extra = [...present(filter), ...present(queried)];
+  const extra = [...present(filter), ...present(queried), ...present(text)];
   return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 
@@ -76,11 +79,15 @@ export async function searchByPost(deps: ApiDependencies, req: Request): Promise
   const search = searchFromBody(body);
   const filter = itemFilterCondition(body, undefined);
   const queried = itemQueryCondition(body.query === undefined ? null : queryNode(body.query));
+  const text =
+    body.q === undefined
+      ? null
+      : freeTextCondition(typeof body.q === 'string' ? parseFreeText(body.q) : parseFreeTextList(body.q));
   const fields = body.fields === undefined ? null : parseFieldsBody(body.fields);
   const { token: _token, ...rest } = body;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'POST' as const, url: urls.search, body: rest };
-  const extra = [...present(filter), ...present(queried)];
+  const extra = [...present(filter), ...present(queried), ...present(text)];
   return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 
