@@ -301,11 +301,34 @@ CREATE INDEX IF NOT EXISTS portal_objects_stac_time_length
 CREATE INDEX IF NOT EXISTS portal_objects_stac_text ON portal_objects
   USING gin ((to_tsvector('simple'::regconfig, title || ' ' || COALESCE(description, '') || ' ' || COALESCE(properties ->> 'keywords', ''))))
   WHERE deleted_at IS NULL AND kind = 'item';
--- Statistics of the words (most common lexemes), so the planner knows how many items a word matches:
--- a common word is then found walking a time index and stopping after a page, a rare one from the GIN
--- index. The planner never reads the statistics of a partial index's expression, so without these it
--- assumed 0.5% for every word, and sorted every match of a common one (282 ms instead of 17 ms on
--- 300,000 items, docs/stac.md). Expression statistics need PostgreSQL 14.
-CREATE STATISTICS IF NOT EXISTS portal_objects_stac_text_words
-  ON (to_tsvector('simple'::regconfig, title || ' ' || COALESCE(description, '') || ' ' || COALESCE(properties ->> 'keywords', '')))
-  FROM portal_objects;
+-- Statistics of the expressions the STAC search filters on: the words (most common lexemes) and the
+-- start and end of the item's time. The planner never reads the statistics of a partial index's
+-- expression, so without these it assumed 0.5% of the items for any word and for any time interval:
+-- it sorted every match of a common word (282 ms instead of 2 ms on 300,000 items) and of a word in a
+-- year (203 ms instead of 9 ms) where walking a time index stops after one page (docs/stac.md).
+-- Expression statistics need PostgreSQL 14. Filled at once when first created (later by autovacuum).
+DO $$
+DECLARE
+  created boolean := false;
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_text_words'
+                    AND stxnamespace = current_schema()::regnamespace) THEN
+    CREATE STATISTICS portal_objects_stac_text_words
+      ON (to_tsvector('simple'::regconfig, title || ' ' || COALESCE(description, '') || ' ' || COALESCE(properties ->> 'keywords', '')))
+      FROM portal_objects;
+    created := true;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_start'
+                    AND stxnamespace = current_schema()::regnamespace) THEN
+    CREATE STATISTICS portal_objects_stac_start ON (COALESCE(start_datetime, datetime, created_at)) FROM portal_objects;
+    created := true;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_end'
+                    AND stxnamespace = current_schema()::regnamespace) THEN
+    CREATE STATISTICS portal_objects_stac_end ON (COALESCE(end_datetime, datetime, created_at)) FROM portal_objects;
+    created := true;
+  END IF;
+  IF created THEN
+    ANALYZE portal_objects;
+  END IF;
+END $$;
