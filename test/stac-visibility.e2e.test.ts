@@ -85,7 +85,12 @@ async function everythingSeenBy(user: SignedInUser | null): Promise<string> {
   await get(`/api/v1/stac/catalogs/${ids.catalog}`);
   await get(`/api/v1/stac/catalogs/${ids.catalog}/children?limit=1000`);
   await get(`/api/v1/stac/collections/${ids.collection}`);
-  for (const list of ['/api/v1/stac/collections?limit=1000', '/api/v1/stac/children?limit=1000']) {
+  for (const list of [
+    '/api/v1/stac/collections?limit=1000',
+    '/api/v1/stac/children?limit=1000',
+    // Collection search, a page at a time: `next` carries the search.
+    '/api/v1/stac/collections?q=vis&bbox=0,0,10,10&datetime=2000-01-01T00:00:00Z/..&limit=1',
+  ]) {
     let path: string | null = list;
     while (path !== null) {
       const answer: { body: { links: { rel: string; href: string }[] } } = await call('GET', path, options);

@@ -178,6 +178,18 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
 /** A page of collections or children. */
 export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
 
+/**
+ * `GET …/collections`, with the collection search extension: `bbox` and `datetime` meet any box or
+ * interval of a collection's extent, `q` its title, description and keywords.
+ */
+export const stacCollectionsQuerySchema = stacSearchQuerySchema.pick({
+  bbox: true,
+  datetime: true,
+  q: true,
+  limit: true,
+  token: true,
+});
+
 /** `POST /api/v1/stac/search`. The API checks each value and answers 400 naming the first bad one. */
 export const stacSearchBodySchema = z.strictObject({
   bbox: z.array(z.number()).exactOptional().meta({ description: bboxDescription }),

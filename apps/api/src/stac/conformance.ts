@@ -29,6 +29,10 @@ export const conformsTo: readonly string[] = [
   // for one of basic and advanced, whose GET syntaxes differ (docs/stac.md, "Free text").
   'https://api.stacspec.org/v1.0.0-rc.1/item-search#advanced-free-text',
   'https://api.stacspec.org/v1.0.0-rc.1/ogcapi-features#advanced-free-text',
+  // Collection search on /collections: bbox, datetime (the simple query) and the same free text.
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search',
+  'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/simple-query',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#advanced-free-text',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -26,7 +26,12 @@ function tsquery(query: TextQuery, params: QueryParams): string {
   }
 }
 
+/** SQL that `vector` (a tsvector expression) holds what `query` asks for. */
+export function textMatchSql(vector: string, query: TextQuery, params: QueryParams): string {
+  return `${vector} @@ ${tsquery(query, params)}`;
+}
+
 /** `q` as a search condition over the item row `o`. */
 export function freeTextCondition(query: TextQuery): ItemCondition {
-  return (params) => `${itemTextVector('o')} @@ ${tsquery(query, params)}`;
+  return (params) => textMatchSql(itemTextVector('o'), query, params);
 }
