@@ -3,7 +3,7 @@
  * portal-objects read model and N synthetic items (1° scenes clustered around 200 centres, ten years
  * of datetimes, 20 collections), then runs EXPLAIN ANALYZE on the exact SQL `searchItems` writes for
  * each query shape. Drops the database afterwards.
- * Usage: N=200000 npx tsx scripts/stac-explain.ts
+ * Usage: N=200000 npx tsx scripts/stac-explain.ts [title filter, e.g. sortby]
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -11,6 +11,11 @@ import type { Pool } from '@portal/platform';
 import { bboxGeometry } from '../apps/api/src/stac/bbox.js';
 import { searchItems } from '../apps/api/src/stac/item-query.js';
 import type { ItemSearch } from '../apps/api/src/stac/item-search-request.js';
+import { parseFreeText } from '../apps/api/src/stac/free-text-request.js';
+import { freeTextCondition } from '../apps/api/src/stac/free-text-sql.js';
+import type { ItemCondition } from '../apps/api/src/stac/item-query.js';
+import { itemSort } from '../apps/api/src/stac/item-sort.js';
+import { parseSortbyText } from '../apps/api/src/stac/sort-request.js';
 import { createScratchDatabase } from '../bench/support/scratch-database.js';
 import { useTestServiceDefaults } from '../bench/support/services.js';
 
@@ -30,16 +35,24 @@ async function seed(db: pg.Client): Promise<void> {
     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'collection', 'ready', 'c' || g,
            'c' || g, 1, 1, now(), now()
       FROM generate_series(1, 20) g`);
+  // One item in ten has a time range instead of an instant; creation and change times spread over a year.
   await db.query(
     `INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at,
-                                 parent_id, bbox, footprint, datetime, properties)
-     SELECT gen_random_uuid(), 'item', 'ready', 'i' || g, 'i' || g, 2, 1, now(), now(),
+                                 parent_id, bbox, footprint, datetime, start_datetime, end_datetime, properties)
+     SELECT gen_random_uuid(), 'item', 'ready',
+            'scene ' || (ARRAY['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'])[1 + (hashint4(g) & 7)]
+              || CASE WHEN (hashint4(g + 7) & 1023) = 0 THEN ' zulu' ELSE '' END || ' ' || g,
+            'i' || g, 2, 1, created, created + random() * interval '30 days',
             ('00000000-0000-4000-8000-' || lpad(to_hex(1 + g % 20), 12, '0'))::uuid,
             ARRAY[x, y, x + 1, y + 1], ST_MakeEnvelope(x, y, x + 1, y + 1, 4326),
-            timestamptz '2015-01-01' + (random() * 3650) * interval '1 day',
+            CASE WHEN g % 10 <> 0 THEN t END, CASE WHEN g % 10 = 0 THEN t END,
+            CASE WHEN g % 10 = 0 THEN t + random() * interval '90 days' END,
             jsonb_build_object('eo:cloud_cover', round(random() * 100))
+              || CASE WHEN (hashint4(g + 3) & 7) = 0 THEN jsonb_build_object('keywords', jsonb_build_array('climate', 'sea ice')) ELSE '{}' END
        FROM (SELECT g, least(178, greatest(-180, cx + (random() - 0.5) * 20)) AS x,
-                    least(88, greatest(-90, cy + (random() - 0.5) * 10)) AS y
+                    least(88, greatest(-90, cy + (random() - 0.5) * 10)) AS y,
+                    timestamptz '2015-01-01' + (random() * 3650) * interval '1 day' AS t,
+                    timestamptz '2024-01-01' + (random() * 365) * interval '1 day' AS created
                FROM (SELECT g, (hashint4(g % 200) % 170)::float AS cx, (hashint4(g % 200 + 7) % 70)::float AS cy
                        FROM generate_series(1, $1::int) g) centres) scenes`,
     [N],
@@ -47,29 +60,39 @@ async function seed(db: pg.Client): Promise<void> {
   await db.query('ANALYZE portal_objects');
 }
 
-/** The statement `searchItems` would send, without sending it. */
-async function statementOf(search: ItemSearch): Promise<{ text: string; values: unknown[] }> {
+/** The statement `searchItems` sends (its last one; any before it, the time bounds, run for real). */
+async function statementOf(
+  db: pg.Client,
+  search: ItemSearch,
+  extra: readonly ItemCondition[],
+): Promise<{ text: string; values: unknown[] }> {
   let statement = { text: '', values: [] as unknown[] };
   const capture = {
     query: (text: string, values: unknown[]) => {
       statement = { text, values };
-      return Promise.resolve({ rows: [] });
+      return db.query(text, values);
     },
   };
-  await searchItems(capture as unknown as Pool, search, ['public']);
+  await searchItems(capture as unknown as Pool, search, ['public'], extra);
   return statement;
 }
 
-function shapes(box: [number, number, number, number]): [string, ItemSearch][] {
+const sorted = (sortby: string) => itemSort(parseSortbyText(sortby));
+
+const text = (q: string) => [freeTextCondition(parseFreeText(q))];
+
+function shapes(box: [number, number, number, number]): [string, ItemSearch, ItemCondition[]?][] {
   const none: ItemSearch = {
     area: null,
     interval: null,
     ids: null,
     collections: null,
     limit: 100,
+    sort: itemSort(null),
     after: null,
   };
   const year = { start: '2020-01-01T00:00:00.000Z', end: '2020-12-31T23:59:59.000Z' };
+  const midTime = '2020-06-01T00:00:00.000000Z';
   return [
     ['all items, first page', none],
     ['one collection', { ...none, collections: [collectionId(3)] }],
@@ -84,9 +107,55 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch][] {
         ...none,
         collections: [collectionId(3)],
         interval: year,
-        after: { time: '2020-06-01T00:00:00.000000Z', id: collectionId(0) },
+        after: [midTime, collectionId(0)],
       },
     ],
+    ['sortby +datetime, first page', { ...none, sort: sorted('+datetime') }],
+    [
+      'sortby +datetime, a later page',
+      { ...none, sort: sorted('+datetime'), after: [midTime, collectionId(0)] },
+    ],
+    [
+      'sortby +datetime, one collection, a later page',
+      {
+        ...none,
+        collections: [collectionId(3)],
+        sort: sorted('+datetime'),
+        after: [midTime, collectionId(0)],
+      },
+    ],
+    ['sortby +datetime, one year', { ...none, interval: year, sort: sorted('+datetime') }],
+    ['sortby -end_datetime', { ...none, sort: sorted('-end_datetime') }],
+    [
+      'sortby -end_datetime, one collection + one year',
+      { ...none, collections: [collectionId(3)], interval: year, sort: sorted('-end_datetime') },
+    ],
+    [
+      'sortby -datetime,+title (mixed directions), a later page',
+      { ...none, sort: sorted('-datetime,+title'), after: [midTime, 'i5', collectionId(0)] },
+    ],
+    ['sortby +created', { ...none, sort: sorted('+created') }],
+    [
+      'sortby -updated, one collection',
+      { ...none, collections: [collectionId(3)], sort: sorted('-updated') },
+    ],
+    ['sortby +title', { ...none, sort: sorted('+title') }],
+    ['sortby -id', { ...none, sort: sorted('-id') }],
+    ['sortby +collection', { ...none, sort: sorted('+collection') }],
+    ['sortby -properties.eo:cloud_cover', { ...none, sort: sorted('-properties.eo:cloud_cover') }],
+    [
+      'sortby -properties.eo:cloud_cover, one collection',
+      { ...none, collections: [collectionId(3)], sort: sorted('-properties.eo:cloud_cover') },
+    ],
+    ['q a common word (1 item in 8)', none, text('echo')],
+    ['q a rare word (1 item in 1,024)', none, text('zulu')],
+    ['q a phrase in keywords (1 item in 8)', none, text('"sea ice"')],
+    [
+      'q a rare word OR a common one, one collection',
+      { ...none, collections: [collectionId(3)] },
+      text('zulu OR echo'),
+    ],
+    ['q a common word AND NOT a rare one, one year', { ...none, interval: year }, text('+echo -zulu')],
   ];
 }
 
@@ -108,8 +177,10 @@ try {
     Math.min(90, y + 2.5),
   ];
   console.log(`${N} items; box ${box.map((value) => value.toFixed(2)).join(',')}`);
-  for (const [title, search] of shapes(box)) {
-    const { text, values } = await statementOf(search);
+  const only = process.argv[2];
+  for (const [title, search, extra = []] of shapes(box)) {
+    if (only !== undefined && !title.includes(only)) continue;
+    const { text, values } = await statementOf(db, search, extra);
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
     console.log(`\n### ${title}\n`);
     console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));

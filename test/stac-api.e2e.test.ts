@@ -225,7 +225,7 @@ describe('errors', () => {
     ['intersects not a geometry', 'intersects={"type":"Feature"}'],
     ['intersects with a position out of range', 'intersects={"type":"Point","coordinates":[200,0]}'],
     ['intersects and bbox together', 'bbox=0,0,1,1&intersects={"type":"Point","coordinates":[0,0]}'],
-    ['a parameter the API does not define', 'sortby=-datetime'],
+    ['a parameter the API does not define', 'sort=-datetime'],
     ['a filter that does not parse', 'filter=cloud<'],
     ['a repeated parameter', 'limit=1&limit=2'],
   ];
@@ -261,7 +261,7 @@ describe('errors', () => {
     ['limit too large', { limit: 5000 }],
     ['limit not an integer', { limit: 2.5 }],
     ['ids not strings', { ids: [1, 2] }],
-    ['a field the API does not define', { sortby: [{ field: 'datetime', direction: 'desc' }] }],
+    ['a field the API does not define', { sort: [{ field: 'datetime', direction: 'desc' }] }],
     ['a filter that is not CQL2 JSON', { filter: { op: '=', args: [] } }],
     [
       'a token of another list',

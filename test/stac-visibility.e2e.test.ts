@@ -85,7 +85,12 @@ async function everythingSeenBy(user: SignedInUser | null): Promise<string> {
   await get(`/api/v1/stac/catalogs/${ids.catalog}`);
   await get(`/api/v1/stac/catalogs/${ids.catalog}/children?limit=1000`);
   await get(`/api/v1/stac/collections/${ids.collection}`);
-  for (const list of ['/api/v1/stac/collections?limit=1000', '/api/v1/stac/children?limit=1000']) {
+  for (const list of [
+    '/api/v1/stac/collections?limit=1000',
+    '/api/v1/stac/children?limit=1000',
+    // Collection search, a page at a time: `next` carries the search.
+    '/api/v1/stac/collections?q=vis&bbox=0,0,10,10&datetime=2000-01-01T00:00:00Z/..&limit=1',
+  ]) {
     let path: string | null = list;
     while (path !== null) {
       const answer: { body: { links: { rel: string; href: string }[] } } = await call('GET', path, options);
@@ -100,16 +105,54 @@ async function everythingSeenBy(user: SignedInUser | null): Promise<string> {
     { method: 'POST' as const, path: '/api/v1/stac/search', body: { bbox: [4, 4, 7, 7], limit: 2 } },
     { method: 'POST' as const, path: '/api/v1/stac/search', body: { ids: Object.values(ids), limit: 2 } },
     { method: 'GET' as const, path: `/api/v1/stac/search?ids=${Object.values(ids).join(',')}` },
+    // The extensions: free text, query, sort (its tokens carry the last item's keys) and fields.
+    { method: 'GET' as const, path: '/api/v1/stac/search?q=vis&sortby=collection,-title&limit=1' },
+    {
+      method: 'POST' as const,
+      path: '/api/v1/stac/search',
+      body: { q: 'vis', sortby: [{ field: 'collection', direction: 'desc' }], limit: 1 },
+    },
+    {
+      method: 'POST' as const,
+      path: '/api/v1/stac/search',
+      body: {
+        query: { title: { startsWith: 'VIS' } },
+        sortby: [{ field: 'title', direction: 'asc' }],
+        limit: 1,
+      },
+    },
+    {
+      method: 'GET' as const,
+      path: `/api/v1/stac/collections/${ids.collection}/items?q=vis&sortby=-title&limit=1`,
+    },
   ];
   for (const search of searches) {
     const { pages } = await pageToEnd(search, options);
-    // `self` and `next` repeat the request (the ids asked for): what the answer tells is the rest.
+    // `self` and `next` repeat the request (the ids asked for): what the answer tells is the rest, and
+    // the keys a `next` token carries (decoded: a hidden collection's id must not travel in it either).
     const told = pages.map((page) => ({
       ...page,
       links: page.links.filter((link) => link.rel !== 'self' && link.rel !== 'next'),
     }));
     texts.push(...told.map((page) => JSON.stringify(page)));
+    for (const page of pages) {
+      const next = page.links.find((link) => link.rel === 'next') as
+        { href: string; body?: { token?: string } } | undefined;
+      const token = next?.body?.token ?? (next ? new URL(next.href).searchParams.get('token') : null);
+      if (token) texts.push(Buffer.from(token, 'base64url').toString('utf8'));
+    }
   }
+  // Fields: what each item keeps is still only what the caller may read.
+  const cut = await pageToEnd(
+    {
+      method: 'POST',
+      path: '/api/v1/stac/search',
+      body: { q: 'vis', fields: { include: ['id', 'collection', 'properties.title'] }, limit: 2 },
+    },
+    options,
+    true,
+  );
+  texts.push(...cut.pages.map((page) => JSON.stringify(page.features)));
   return texts.join('\n');
 }
 

@@ -105,9 +105,14 @@ export const stacItemSchema = z.looseObject({
 });
 export type StacItem = z.infer<typeof stacItemSchema>;
 
+/** An item cut by the fields extension: whatever the request's `fields` kept (docs/stac.md, "Fields"). */
+export const stacPartialItemSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'An item with only the fields `fields` asked for (the fields extension).' });
+
 export const stacItemCollectionSchema = z.object({
   type: z.literal('FeatureCollection'),
-  features: z.array(stacItemSchema),
+  features: z.array(z.union([stacItemSchema, stacPartialItemSchema])),
   links: z.array(stacLinkSchema),
   numberReturned: z.int().nonnegative(),
 });
@@ -123,6 +128,14 @@ const filterLangDescription =
   '`cql2-text` or `cql2-json`; `cql2-text` when absent on a GET, `cql2-json` (or text when `filter` is a string) on a POST.';
 const filterCrsDescription =
   "The CRS of the filter's geometries: `http://www.opengis.net/def/crs/OGC/1.3/CRS84` (the default) or `http://www.opengis.net/def/crs/EPSG/0/4326`, both longitude, latitude.";
+const sortbyDescription =
+  'The sort extension: comma-separated fields, each with `+` (ascending, the default; `%2B` in a URL) or `-` (descending), e.g. `-datetime,+properties.eo:cloud_cover`. Sortable: `id`, `collection`, `datetime`, `start_datetime`, `end_datetime`, `created`, `updated`, `title`, `description` and any item property (`properties.` optional); the id breaks ties. Default `-datetime`.';
+const fieldsDescription =
+  "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
+const queryDescription =
+  'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; `lt`…`gte` take a number or an RFC 3339 date-time. Translated like `filter`.';
+const qDescription =
+  'The free-text extension (advanced): words and "quoted phrases" in the title, description and `keywords`, any case; spaces, commas and `OR` mean any of them, `AND` both, parentheses group, `+word` is required and `-word` excluded. Words match whole (no stemming).';
 const bboxDescription =
   'west,south,east,north (or 6 numbers with min and max height); west > east crosses the antimeridian.';
 
@@ -139,6 +152,10 @@ export const stacSearchQuerySchema = z.strictObject({
   filter: z.string().exactOptional().meta({ description: filterDescription }),
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
+  sortby: z.string().exactOptional().meta({ description: sortbyDescription }),
+  fields: z.string().exactOptional().meta({ description: fieldsDescription }),
+  query: z.string().exactOptional().meta({ description: queryDescription }),
+  q: z.string().exactOptional().meta({ description: qDescription }),
   limit: z.string().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
@@ -150,12 +167,28 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   filter: true,
   'filter-lang': true,
   'filter-crs': true,
+  sortby: true,
+  fields: true,
+  query: true,
+  q: true,
   limit: true,
   token: true,
 });
 
 /** A page of collections or children. */
 export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
+
+/**
+ * `GET …/collections`, with the collection search extension: `bbox` and `datetime` meet any box or
+ * interval of a collection's extent, `q` its title, description and keywords.
+ */
+export const stacCollectionsQuerySchema = stacSearchQuerySchema.pick({
+  bbox: true,
+  datetime: true,
+  q: true,
+  limit: true,
+  token: true,
+});
 
 /** `POST /api/v1/stac/search`. The API checks each value and answers 400 naming the first bad one. */
 export const stacSearchBodySchema = z.strictObject({
@@ -173,6 +206,31 @@ export const stacSearchBodySchema = z.strictObject({
     .meta({ description: filterDescription }),
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
+  sortby: z
+    .union([z.array(z.strictObject({ field: z.string(), direction: z.enum(['asc', 'desc']) })), z.string()])
+    .exactOptional()
+    .meta({
+      description:
+        'The sort extension: `[{"field": "properties.eo:cloud_cover", "direction": "asc"}, …]` (or the GET form as one string). Sortable fields as for the GET `sortby`.',
+    }),
+  fields: z
+    .strictObject({
+      include: z.array(z.string()).nullable().exactOptional(),
+      exclude: z.array(z.string()).nullable().exactOptional(),
+    })
+    .nullable()
+    .exactOptional()
+    .meta({
+      description:
+        'The fields extension: `include` keeps only those fields; `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty (or `fields: null`): the default set. Names as for the GET `fields`.',
+    }),
+  query: z.record(z.string(), z.unknown()).exactOptional().meta({ description: queryDescription }),
+  q: z
+    .union([z.string(), z.array(z.string())])
+    .exactOptional()
+    .meta({
+      description: `${qDescription} An array (the basic form) matches any of its strings, each a phrase.`,
+    }),
   limit: z.int().exactOptional().meta({ description: limitDescription }),
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });

@@ -12,6 +12,27 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.2/children',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").
+  'https://api.stacspec.org/v1.0.0/item-search#sort',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#sort',
+  // The fields extension, as its last release candidate and as implementations spell it (docs/stac.md).
+  'https://api.stacspec.org/v1.0.0-rc.3/item-search#fields',
+  'https://api.stacspec.org/v1.0.0-rc.3/ogcapi-features#fields',
+  'https://api.stacspec.org/v1.0.0/item-search#fields',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#fields',
+  // The query extension (its current release candidate, and the spelling implementations use).
+  'https://api.stacspec.org/v1.0.0-rc.2/item-search#query',
+  'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features#query',
+  'https://api.stacspec.org/v1.0.0/item-search#query',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features#query',
+  // The free-text extension, advanced form (terms, phrases, AND, OR, groups, signs): the extension asks
+  // for one of basic and advanced, whose GET syntaxes differ (docs/stac.md, "Free text").
+  'https://api.stacspec.org/v1.0.0-rc.1/item-search#advanced-free-text',
+  'https://api.stacspec.org/v1.0.0-rc.1/ogcapi-features#advanced-free-text',
+  // Collection search on /collections: bbox, datetime (the simple query) and the same free text.
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search',
+  'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/simple-query',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#advanced-free-text',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -4,6 +4,9 @@ import { visibleObject, type Principals } from '../browser/visibility.js';
 import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 import { keyTimeSql, type PageKey } from './search-token.js';
 
+/** A condition on the container row `o` a list adds (the collection search's), binding through `params`. */
+export type ContainerCondition = (params: QueryParams) => string;
+
 /** Which containers a list holds: every collection, or the catalogs and collections under one parent. */
 export type ContainerScope =
   { readonly kind: 'collections' } | { readonly kind: 'children'; readonly parentId: string | null };
@@ -22,9 +25,11 @@ export async function listContainers(
   scope: ContainerScope,
   principals: Principals,
   page: { readonly limit: number; readonly after: PageKey | null },
+  conditions: readonly ContainerCondition[] = [],
 ): Promise<{ rows: ContainerRow[]; more: boolean }> {
   const params = new QueryParams();
   const where = [visibleObject('o', principals, params)];
+  for (const condition of conditions) where.push(`(${condition(params)})`);
   if (scope.kind === 'collections') where.push(`o.kind = 'collection'`);
   else {
     where.push(`o.kind IN ('catalog', 'collection')`);

@@ -12,6 +12,19 @@ const OPEN = new Set(['..', '']);
 
 const invalid = (message: string) => badParameter('datetime', message, 'INVALID_DATETIME');
 
+/** An RFC 3339 instant in UTC ISO form; `parameter` names it in the 400 of anything else. */
+export function parseInstant(text: string, parameter: string, code: string): string {
+  try {
+    return instant(text);
+  } catch {
+    throw badParameter(
+      parameter,
+      `"${text}" is not an RFC 3339 date-time with a time zone that exists, e.g. 2024-01-31T12:00:00Z`,
+      code,
+    );
+  }
+}
+
 function instant(text: string): string {
   if (!RFC3339.test(text)) {
     throw invalid(`"${text}" is not an RFC 3339 date-time with a time zone, e.g. 2024-01-31T12:00:00Z`);

@@ -1,9 +1,12 @@
 import type { StacItemCollection, StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { findAssetsOf } from '../read-model/asset-rows.js';
+import type { FieldsSelection } from './fields-request.js';
+import { selectFields } from './item-fields.js';
 import { stacItem } from './item-json.js';
-import type { ItemRow } from './item-query.js';
-import { encodeToken } from './search-token.js';
+import type { SearchedItemRow } from './item-query.js';
+import type { ItemSort } from './item-sort.js';
+import { encodeItemToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
 
 /** How the page was asked for, so its `next` link asks the same way for what follows. */
@@ -45,13 +48,20 @@ function selfLink(request: PageRequest): StacLink {
     : { rel: 'self', href: request.url, type: GEOJSON_TYPE, method: 'POST', body: { ...request.body } };
 }
 
+/** How the page is read: its order (the `next` token's keys) and, with `fields`, what each item keeps. */
+export interface PageShape {
+  readonly sort: ItemSort;
+  readonly fields: FieldsSelection | null;
+}
+
 /**
  * A page of items as a GeoJSON FeatureCollection. `numberReturned` is given; `numberMatched` is not
  * (optional in STAC): counting every match would cost what the page is built to avoid (docs/stac.md).
  */
 export async function itemCollection(
   pool: Pool,
-  page: { readonly rows: readonly ItemRow[]; readonly more: boolean },
+  page: { readonly rows: readonly SearchedItemRow[]; readonly more: boolean },
+  shape: PageShape,
   request: PageRequest,
   urls: StacUrls,
   baseUrl: string,
@@ -64,13 +74,16 @@ export async function itemCollection(
   const last = page.rows.at(-1);
   return {
     type: 'FeatureCollection',
-    features: page.rows.map((row) => stacItem(row, assets.get(row.id) ?? [], urls, baseUrl)),
+    features: page.rows.map((row) => {
+      const item = stacItem(row, assets.get(row.id) ?? [], urls, baseUrl);
+      return shape.fields === null ? item : selectFields(item, shape.fields);
+    }),
     links: [
       selfLink(request),
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       ...extraLinks,
       ...(page.more && last !== undefined
-        ? [nextLink(request, encodeToken('items', { time: last.key_time, id: last.id }))]
+        ? [nextLink(request, encodeItemToken(shape.sort, last.sort_keys))]
         : []),
     ],
     numberReturned: page.rows.length,

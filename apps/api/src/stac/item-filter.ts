@@ -40,9 +40,13 @@ export const fixedQueryables: ReadonlyArray<readonly [string, Queryable['type']]
  * parameter is not possible here, since the library may resolve a name more than once and PostgreSQL
  * refuses a parameter the text never uses. A NUL cannot be in a PostgreSQL string at all.
  */
-function propertyQueryable(name: string): Queryable {
+export function propertySql(name: string): string {
   if (name.includes('\u0000')) throw new Cql2Error('a property name cannot hold a NUL character');
-  return { sql: `(o.properties->'${name.replaceAll("'", "''")}')`, type: 'json' };
+  return `(o.properties->'${name.replaceAll("'", "''")}')`;
+}
+
+function propertyQueryable(name: string): Queryable {
+  return { sql: propertySql(name), type: 'json' };
 }
 
 export function resolveItemQueryable(name: string): Queryable {
@@ -85,5 +89,20 @@ export function itemFilterCondition(
     throw error;
   }
   if (filter === undefined) return null;
+  return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
+}
+
+/**
+ * A CQL2 tree built from another parameter (the query extension's `query`) as a search condition: the
+ * same SQL writer as `filter`, translated once as a dry run, so a type error is a 400 naming
+ * `parameter` before any query runs.
+ */
+export function cql2Condition(node: Cql2Node, parameter: string, code: string): ItemCondition {
+  try {
+    cql2ToSql(node, resolveItemQueryable, []);
+  } catch (error) {
+    if (error instanceof Cql2Error) throw new HttpProblem(400, `${parameter}: ${error.message}`, code);
+    throw error;
+  }
   return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
 }

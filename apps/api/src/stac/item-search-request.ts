@@ -2,7 +2,9 @@ import { findGeometryProblem, STAC_DEFAULT_LIMIT, STAC_MAX_IDS, STAC_MAX_LIMIT }
 import type { StacSearchBody } from '@portal/contracts';
 import { bboxGeometry, parseBbox, parseBboxText } from './bbox.js';
 import { parseDatetime, type TimeInterval } from './datetime-interval.js';
-import { decodeToken, type PageKey } from './search-token.js';
+import { itemSort, type ItemSort } from './item-sort.js';
+import { decodeItemToken } from './search-token.js';
+import { parseSortbyBody, parseSortbyText } from './sort-request.js';
 import { badParameter } from './stac-problem.js';
 
 /** One item search, whichever way it came (GET query, POST body, a collection's items). */
@@ -13,7 +15,9 @@ export interface ItemSearch {
   readonly ids: readonly string[] | null;
   readonly collections: readonly string[] | null;
   readonly limit: number;
-  readonly after: PageKey | null;
+  readonly sort: ItemSort;
+  /** The previous page's last sort key values (from `token`), or null for the first page. */
+  readonly after: readonly (string | null)[] | null;
 }
 
 /** The values of a GET, as the query string gives them (repeated parameters are refused). */
@@ -74,6 +78,7 @@ function area(
 
 /** A GET search (or a collection's items, with `collections` set by the path). */
 export function searchFromQuery(query: SearchQuery): ItemSearch {
+  const sort = itemSort(query.sortby === undefined ? null : parseSortbyText(query.sortby));
   return {
     area: area(
       query.bbox === undefined ? null : bboxGeometry(parseBboxText(query.bbox)),
@@ -83,12 +88,14 @@ export function searchFromQuery(query: SearchQuery): ItemSearch {
     ids: idList('ids', query.ids),
     collections: idList('collections', query.collections),
     limit: parseLimitText(query.limit),
-    after: query.token === undefined ? null : decodeToken('items', query.token),
+    sort,
+    after: query.token === undefined ? null : decodeItemToken(sort, query.token),
   };
 }
 
 /** A POST search, its body already checked against the contract's schema (geometry included). */
 export function searchFromBody(body: StacSearchBody): ItemSearch {
+  const sort = itemSort(body.sortby === undefined ? null : parseSortbyBody(body.sortby));
   return {
     area: area(
       body.bbox === undefined ? null : bboxGeometry(parseBbox(body.bbox)),
@@ -98,6 +105,7 @@ export function searchFromBody(body: StacSearchBody): ItemSearch {
     ids: idList('ids', body.ids),
     collections: idList('collections', body.collections),
     limit: parseLimit(body.limit),
-    after: body.token === undefined ? null : decodeToken('items', body.token),
+    sort,
+    after: body.token === undefined ? null : decodeItemToken(sort, body.token),
   };
 }

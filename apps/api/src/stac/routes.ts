@@ -1,5 +1,10 @@
 import type { Request, Router } from 'express';
-import { stacItemsQuerySchema, stacListQuerySchema, type StacLink } from '@portal/contracts';
+import {
+  stacCollectionsQuerySchema,
+  stacItemsQuerySchema,
+  stacListQuerySchema,
+  type StacLink,
+} from '@portal/contracts';
 import { isUuid } from '@portal/domain';
 import { requireFound } from '@portal/commands';
 import { principalsOf } from '../auth/caller.js';
@@ -10,13 +15,23 @@ import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { conformsTo } from './conformance.js';
-import { directItemIds, listContainers, type ContainerScope } from './container-query.js';
+import { collectionSearchConditions } from './collection-search.js';
+import {
+  directItemIds,
+  listContainers,
+  type ContainerCondition,
+  type ContainerScope,
+} from './container-query.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
+import { parseFieldsText } from './fields-request.js';
+import { parseFreeText } from './free-text-request.js';
+import { freeTextCondition } from './free-text-sql.js';
 import { itemCollection } from './item-collection.js';
 import { stacItem } from './item-json.js';
 import { itemFilterCondition } from './item-filter.js';
 import { findVisibleItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
+import { itemQueryCondition, queryNodeFromText } from './query-extension.js';
 import { parseLimitText, searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
@@ -28,6 +43,12 @@ function pathParam(req: Request, name: string): string {
   const value = req.params[name];
   return typeof value === 'string' ? value : '';
 }
+
+/** The query of a container list: `limit`, `token` and, for a collection search, its parameters. */
+type ListQuery = Readonly<Record<string, string | undefined>> & {
+  readonly limit?: string | undefined;
+  readonly token?: string | undefined;
+};
 
 /** How many `child` (and `item`) links one catalog page writes; the children endpoints page the rest. */
 export const MAX_CATALOG_LINKS = 1000;
@@ -46,13 +67,24 @@ export function stacRoutes(deps: ApiDependencies): Router {
       `${kind} ${id}`,
     );
 
-  /** A page of containers in `scope` (collections, or children), with `self`, `root` and `next`. */
-  const containerPage = async (req: Request, scope: ContainerScope, selfUrl: string) => {
-    const query = parseInput(stacListQuerySchema, req.query, 'query');
+  /**
+   * A page of containers in `scope` (collections, or children), with `self`, `root` and `next`; the
+   * `next` link repeats the query's other parameters (a collection search's) with the token.
+   */
+  const containerPage = async (
+    req: Request,
+    scope: ContainerScope,
+    selfUrl: string,
+    list: { readonly query: ListQuery; readonly conditions: readonly ContainerCondition[] } = {
+      query: parseInput(stacListQuerySchema, req.query, 'query'),
+      conditions: [],
+    },
+  ) => {
+    const { query, conditions } = list;
     const { urls, baseUrl, principals } = context(req);
     const limit = parseLimitText(query.limit);
     const after = query.token === undefined ? null : decodeToken('containers', query.token);
-    const page = await listContainers(deps.pool, scope, principals, { limit, after });
+    const page = await listContainers(deps.pool, scope, principals, { limit, after }, conditions);
     const last = page.rows.at(-1);
     const links: StacLink[] = [
       { rel: 'self', href: selfUrl, type: JSON_TYPE },
@@ -60,10 +92,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
     ];
     if (page.more && last !== undefined) {
       const token = encodeToken('containers', { time: last.key_time, id: last.id });
-      const next = new URLSearchParams({
-        ...(query.limit === undefined ? {} : { limit: query.limit }),
-        token,
-      });
+      const { token: _token, ...rest } = query;
+      const next = new URLSearchParams({ ...definedOnly(rest), token });
       links.push({ rel: 'next', href: `${selfUrl}?${next.toString()}`, type: JSON_TYPE });
     }
     return { rows: page.rows, links, urls, baseUrl };
@@ -88,7 +118,10 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections`, {
     get: async (req, res) => {
       const { urls } = context(req);
-      const page = await containerPage(req, { kind: 'collections' }, urls.collections);
+      // Collection search: bbox, datetime and q, checked before the page is read.
+      const query = parseInput(stacCollectionsQuerySchema, req.query, 'query');
+      const conditions = collectionSearchConditions(query);
+      const page = await containerPage(req, { kind: 'collections' }, urls.collections, { query, conditions });
       res.json({
         collections: page.rows.map((row) => stacCollection(row, page.urls, page.baseUrl)),
         links: page.links,
@@ -110,13 +143,21 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const search = { ...searchFromQuery(query), collections: [collection.id] };
       const filter = itemFilterCondition(query, 'cql2-text');
-      const page = await searchItems(deps.pool, search, principals, filter === null ? [] : [filter]);
+      const queried = itemQueryCondition(query.query === undefined ? null : queryNodeFromText(query.query));
+      const text = query.q === undefined ? null : freeTextCondition(parseFreeText(query.q));
+      const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
+      const extra = [filter, queried, text].filter((condition) => condition !== null);
+      const page = await searchItems(deps.pool, search, principals, extra);
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
       res
         .type(GEOJSON_TYPE)
-        .json(await itemCollection(deps.pool, page, request, urls, baseUrl, [collectionLink]));
+        .json(
+          await itemCollection(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
+            collectionLink,
+          ]),
+        );
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {

@@ -1,6 +1,7 @@
 import { isUuid } from '@portal/domain';
 import { decodeCursor, encodeCursor } from '../read-model/cursor.js';
 import { HttpProblem } from '../http/problem.js';
+import type { ItemSort, SortKey } from './item-sort.js';
 
 /**
  * Where a page ends: the last row's key time (microseconds, UTC, as PostgreSQL keeps it) and its id. The
@@ -12,16 +13,14 @@ export interface PageKey {
   readonly id: string;
 }
 
-/**
- * What a token continues: an item search (items newest first by their time) or a list of containers
- * (collections, children: oldest first by creation). A token of one is refused by the other.
- */
-export type TokenKind = 'items' | 'containers';
+/** What a container token continues: a list of collections or children, oldest first by creation. */
+export type TokenKind = 'containers';
 
 /** Written by `to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`: microseconds survive the round trip. */
 const KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-const invalid = () => new HttpProblem(400, 'token: not a token returned by this API', 'INVALID_TOKEN');
+const invalid = (why = 'not a token returned by this API') =>
+  new HttpProblem(400, `token: ${why}`, 'INVALID_TOKEN');
 
 export function encodeToken(kind: TokenKind, key: PageKey): string {
   return encodeCursor([kind, key.time, key.id]);
@@ -42,4 +41,68 @@ export function decodeToken(kind: TokenKind, token: string): PageKey {
 
 /** The SQL that writes a key time as `decodeToken` reads it. */
 export const keyTimeSql = (expression: string) =>
-  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  `to_char((${expression}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * An item page's token: the sort it was issued under (its signature) and the last item's value of each
+ * sort key, as text (NULL for a key the item has no value of). Base64url JSON, opaque to clients.
+ */
+export function encodeItemToken(sort: ItemSort, values: readonly (string | null)[]): string {
+  return Buffer.from(JSON.stringify(['items', sort.signature, values])).toString('base64url');
+}
+
+/** Longest key value a token carries (titles and property values are far shorter). */
+const MAX_KEY_TEXT = 100_000;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A JSON scalar that PostgreSQL's jsonb reads as what the sort produced: a string, number or boolean. */
+function isJsonScalar(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (typeof value === 'number') return Number.isFinite(value);
+  // PostgreSQL refuses a NUL and a lone surrogate in a jsonb string (a 500 if they reached it).
+  if (typeof value === 'string') return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+  return typeof value === 'boolean';
+}
+
+/** Whether one key value is of the form the search wrote, so nothing malformed ever reaches SQL. */
+function validValue(key: SortKey, value: unknown): boolean {
+  if (value === null) return key.nullable;
+  if (typeof value !== 'string' || value.length > MAX_KEY_TEXT || value.includes('\u0000')) return false;
+  switch (key.type) {
+    case 'timestamptz':
+      return KEY_TIME.test(value) && !Number.isNaN(Date.parse(value));
+    case 'uuid':
+      return isUuid(value);
+    case 'jsonb':
+      return isJsonScalar(value);
+    case 'text':
+      return true;
+  }
+}
+
+/**
+ * The key values of an item token, checked against the request's sort: a token of another list, of
+ * another sort (its keys would continue a different order) or tampered with answers 400.
+ */
+export function decodeItemToken(sort: ItemSort, token: string): (string | null)[] {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== 'items') throw invalid();
+  const [, signature, values] = decoded as [unknown, unknown, unknown];
+  if (signature !== sort.signature) {
+    throw invalid(`issued for another sortby (${String(signature)}), not ${sort.signature}`);
+  }
+  if (!Array.isArray(values) || values.length !== sort.keys.length) throw invalid();
+  if (!sort.keys.every((key, index) => validValue(key, values[index]))) throw invalid();
+  return values as (string | null)[];
+}

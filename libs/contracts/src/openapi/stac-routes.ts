@@ -2,6 +2,7 @@ import {
   stacCatalogSchema,
   stacChildrenSchema,
   stacCollectionSchema,
+  stacCollectionsQuerySchema,
   stacCollectionsSchema,
   stacConformanceSchema,
   stacItemCollectionSchema,
@@ -24,6 +25,8 @@ const errorsNote =
 const filterNote =
   '`filter` takes CQL2 (text or JSON, `filter-lang`) over the queryables; a bad filter answers 400 naming the position and the expected tokens.';
 const pagingNote = `Paged by an opaque \`token\` in the \`next\` link; \`limit\` at most ${STAC_MAX_LIMIT}.`;
+const extensionsNote =
+  'Extensions: `sortby` (sort; a token is valid only under its sort), `fields` (include/exclude), `query` (the legacy query object) and `q` (advanced free text).';
 
 export const stacRoutes: readonly Route[] = [
   {
@@ -52,10 +55,10 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections',
     operationId: 'listStacCollections',
     summary: 'STAC Collections',
-    description: `Every portal collection, oldest first. ${visible} ${pagingNote}`,
+    description: `Every portal collection, oldest first; the collection search extension narrows them: \`bbox\` and \`datetime\` meet any box or interval of the collection's extent, \`q\` (advanced free text) its title, description and keywords. ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
-    query: stacListQuerySchema,
+    query: stacCollectionsQuerySchema,
     responses: { 200: { description: 'A page of collections.', schema: stacCollectionsSchema } },
     errors: readErrors,
   },
@@ -75,7 +78,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections/{collectionId}/items',
     operationId: 'listStacCollectionItems',
     summary: "A collection's items",
-    description: `The items directly in the collection, newest first, filtered by \`bbox\`, \`datetime\` and \`filter\`. ${filterNote} ${visible} ${pagingNote} ${errorsNote}`,
+    description: `The items directly in the collection, newest first unless \`sortby\` says otherwise, filtered by \`bbox\`, \`datetime\`, \`filter\`, \`query\` and \`q\`. ${filterNote} ${extensionsNote} ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
     pathParameters: ['CollectionId'],
@@ -112,7 +115,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/search',
     operationId: 'searchStacItemsByGet',
     summary: 'STAC item search (GET)',
-    description: `Items matching every given parameter, newest first. \`bbox\` and \`intersects\` exclude each other; an unknown collection answers 400. ${filterNote} ${visible} ${pagingNote} ${errorsNote}`,
+    description: `Items matching every given parameter, newest first unless \`sortby\` says otherwise. \`bbox\` and \`intersects\` exclude each other; an unknown collection answers 400. ${filterNote} ${extensionsNote} ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
     query: stacSearchQuerySchema,
