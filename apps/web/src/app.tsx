@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks';
+import { signOut } from './api/endpoints.js';
+import { ErrorMessage } from './components/error-message.js';
+import { Link } from './components/link.js';
+import { OrganizationSwitcher } from './components/organization-switcher.js';
+import { locationStore, navigate } from './lib/navigation.js';
+import { APP_BASE, parseRoute, signInHref, type Route } from './lib/routes.js';
+import { useStore } from './lib/store.js';
+import { AccountPage } from './pages/account.js';
+import { BrowsePage } from './pages/browse.js';
+import { SignInPage } from './pages/sign-in.js';
+import { SignUpPage } from './pages/sign-up.js';
+import { refreshSession, sessionStore, signedOut, type SessionState } from './session.js';
+
+function Page(props: { readonly route: Route; readonly session: SessionState }) {
+  const { route, session } = props;
+  switch (route.name) {
+    case 'browse':
+      return <BrowsePage target={{ slugs: route.slugs }} session={session} />;
+    case 'node':
+      return <BrowsePage target={{ id: route.id }} session={session} />;
+    case 'sign-in':
+      return <SignInPage next={route.next} />;
+    case 'sign-up':
+      return <SignUpPage />;
+    case 'account':
+      return <AccountPage session={session} />;
+    case 'inventory':
+    case 'audit':
+    case 'map':
+      return <p>Coming soon.</p>;
+    case 'not-found':
+      return (
+        <section>
+          <h1>Not found</h1>
+          <p>
+            Nothing is at <code>{route.path}</code>. <Link href={`${APP_BASE}/`}>Back to the root level</Link>
+          </p>
+        </section>
+      );
+  }
+}
+
+function Header(props: { readonly session: SessionState; readonly route: Route }) {
+  const { session, route } = props;
+  const [error, setError] = useState<unknown>(null);
+  const user = session.view?.user ?? null;
+
+  async function leave() {
+    try {
+      await signOut();
+      signedOut();
+      navigate(`${APP_BASE}/`);
+    } catch (caught) {
+      setError(caught);
+    }
+  }
+
+  return (
+    <header class="top">
+      <Link href={`${APP_BASE}/`} class="brand">
+        Portal explorer
+      </Link>
+      <nav aria-label="Main">
+        <Link href={`${APP_BASE}/`} current={route.name === 'browse' && route.slugs.length === 0}>
+          Browse
+        </Link>
+      </nav>
+      <div class="who">
+        {user ? (
+          <>
+            <OrganizationSwitcher session={session} />
+            <Link href={`${APP_BASE}/account`} testId="account-link">
+              {user.name}
+            </Link>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                void leave();
+              }}
+              data-testid="sign-out"
+            >
+              Sign out
+            </button>
+          </>
+        ) : session.loaded ? (
+          <>
+            <Link href={signInHref()}>Sign in</Link>
+            <Link href={`${APP_BASE}/sign-up`}>Sign up</Link>
+          </>
+        ) : null}
+      </div>
+      <ErrorMessage error={error} />
+    </header>
+  );
+}
+
+export function App() {
+  const location = useStore(locationStore);
+  const session = useStore(sessionStore);
+  const [error, setError] = useState<unknown>(null);
+  const route = parseRoute(location.pathname, location.search);
+
+  useEffect(() => {
+    refreshSession().catch((caught: unknown) => {
+      setError(caught);
+      signedOut();
+    });
+  }, []);
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <Header session={session} route={route} />
+      <main id="main" tabIndex={-1}>
+        <ErrorMessage error={error} />
+        {session.loaded ? <Page route={route} session={session} /> : <p aria-busy="true">Loading…</p>}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import type { Breadcrumb, BrowserNode } from '@portal/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { breadcrumbs, browserRoot, children, lookupPath, type ChildrenQuery } from '../api/endpoints.js';
+import { Breadcrumbs } from '../components/breadcrumbs.js';
+import { ErrorMessage } from '../components/error-message.js';
+import { ChildrenControls } from '../components/children-controls.js';
+import { KindBadge, NodeRow, StatusBadge } from '../components/node-row.js';
+import { VirtualList } from '../components/virtual-list.js';
+import { childrenQueryOf, isFiltered, searchOf } from '../lib/children-query.js';
+import { locationStore, navigate } from '../lib/navigation.js';
+import { pagerOf, wantsMore, withPage, type Pager } from '../lib/pager.js';
+import { useStore } from '../lib/store.js';
+import type { SessionState } from '../session.js';
+
+/** The first page is what a view shows at once; later pages are larger, fewer requests while scrolling. */
+export const FIRST_PAGE = 100;
+export const NEXT_PAGE = 250;
+const ROW_HEIGHT = 44;
+const PREFETCH_ROWS = 60;
+
+export type BrowseTarget = { readonly slugs: readonly string[] } | { readonly id: string };
+
+interface View {
+  /** `null` at the root level. */
+  readonly node: BrowserNode | null;
+  readonly crumbs: readonly Breadcrumb[];
+  readonly pager: Pager<BrowserNode>;
+}
+
+function targetKey(target: BrowseTarget): string {
+  return 'id' in target ? `id:${target.id}` : `path:${target.slugs.join('/')}`;
+}
+
+async function loadView(target: BrowseTarget, query: ChildrenQuery, signal: AbortSignal): Promise<View> {
+  if ('slugs' in target && target.slugs.length === 0) {
+    return { node: null, crumbs: [], pager: pagerOf(await browserRoot(FIRST_PAGE, undefined, signal)) };
+  }
+  const page =
+    'id' in target
+      ? await children(target.id, query, FIRST_PAGE, undefined, signal)
+      : await lookupPath(target.slugs, query, FIRST_PAGE, signal);
+  const trail = await breadcrumbs(page.node.id);
+  return { node: page.node, crumbs: trail.items, pager: pagerOf(page) };
+}
+
+/**
+ * The tree explorer: the root level, or a node found by its slug path (or id) with its children in
+ * a virtualized list whose next keyset pages are fetched while scrolling.
+ */
+export function BrowsePage(props: { readonly target: BrowseTarget; readonly session: SessionState }) {
+  const location = useStore(locationStore);
+  const query = useMemo(() => childrenQueryOf(location.search), [location.search]);
+  const queryKey = searchOf(query);
+  const organizationId = props.session.view?.activeOrganization?.id ?? null;
+  const key = targetKey(props.target);
+  const [view, setView] = useState<View | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  // Set when a page's data arrives; the list's next render is measured from it.
+  const arrivedAt = useRef<number | null>(null);
+  const generation = useRef(0);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    generation.current += 1;
+    setError(null);
+    setView(null);
+    loadView(props.target, query, abort.signal)
+      .then((loaded) => {
+        arrivedAt.current = performance.now();
+        setView(loaded);
+      })
+      .catch((caught: unknown) => {
+        if (!abort.signal.aborted) setError(caught);
+      });
+    return () => {
+      abort.abort();
+    };
+    // The target and query are compared by value (their keys), not by identity.
+  }, [key, queryKey, organizationId]);
+
+  const loadMore = useCallback(
+    (lastVisibleIndex: number) => {
+      if (!view || !wantsMore(view.pager, lastVisibleIndex, PREFETCH_ROWS)) return;
+      const cursor = view.pager.next ?? undefined;
+      const started = generation.current;
+      setView({ ...view, pager: { ...view.pager, loading: true } });
+      const page = view.node
+        ? children(view.node.id, query, NEXT_PAGE, cursor)
+        : browserRoot(NEXT_PAGE, cursor);
+      page
+        .then((next) => {
+          if (generation.current !== started) return;
+          arrivedAt.current = performance.now();
+          setView((current) => (current ? { ...current, pager: withPage(current.pager, next) } : current));
+        })
+        .catch((caught: unknown) => {
+          if (generation.current !== started) return;
+          setView((current) =>
+            current ? { ...current, pager: { ...current.pager, loading: false, error: caught } } : current,
+          );
+        });
+    },
+    [view, query],
+  );
+
+  const rendered = useCallback((count: number) => {
+    if (arrivedAt.current === null) return;
+    const start = arrivedAt.current;
+    arrivedAt.current = null;
+    performance.measure('portal:children-render', { start, end: performance.now(), detail: { count } });
+  }, []);
+
+  if (error) {
+    return (
+      <section>
+        <h1>Browse</h1>
+        <ErrorMessage error={error} />
+      </section>
+    );
+  }
+  if (!view) return <p aria-busy="true">Loading…</p>;
+  const { node, crumbs, pager } = view;
+  const showChildren = node === null || node.kind !== 'item';
+
+  return (
+    <section class="browse" data-testid="browse">
+      {node ? <Breadcrumbs crumbs={crumbs} /> : null}
+      <div class="node-header">
+        <h1 data-testid="node-title">{node ? node.title : 'Root level'}</h1>
+        {node ? (
+          <p class="meta">
+            <KindBadge kind={node.kind} /> <StatusBadge status={node.status} />{' '}
+            {node.kind === 'item' ? null : (
+              <span data-testid="child-count">{node.childCount.toLocaleString()} children</span>
+            )}
+          </p>
+        ) : null}
+      </div>
+      {showChildren ? (
+        <>
+          {node ? (
+            <ChildrenControls
+              query={query}
+              onChange={(next) => {
+                navigate(`${location.pathname}${searchOf(next)}`, { replace: true });
+              }}
+            />
+          ) : null}
+          {pager.items.length === 0 && pager.next === null ? (
+            <p class="empty" data-testid="empty">
+              {isFiltered(query) ? 'Nothing here matches the filters.' : 'Nothing here yet.'}
+            </p>
+          ) : (
+            <VirtualList
+              items={pager.items}
+              rowHeight={ROW_HEIGHT}
+              keyOf={(child) => child.id}
+              renderRow={(child) => <NodeRow node={child} />}
+              onNearEnd={loadMore}
+              more={pager.next !== null}
+              label={node ? `Children of ${node.title}` : 'Root level'}
+              onRendered={rendered}
+            />
+          )}
+          {pager.error ? (
+            <div class="row-error">
+              <ErrorMessage error={pager.error} />
+              <button
+                type="button"
+                onClick={() => {
+                  setView({ ...view, pager: { ...pager, error: null } });
+                }}
+              >
+                Retry
+              </button>
+            </div>
+          ) : null}
+          <p class="count-line" data-testid="loaded-count">
+            {pager.items.length.toLocaleString()} shown{pager.next === null ? '' : ', more below'}
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}
