@@ -16,7 +16,10 @@ export const serviceRoutes: readonly Route[] = [
     public: true,
     responses: {
       200: { description: 'The service description.', schema: serviceDescriptionSchema },
-      302: { description: 'To the web explorer, for a client asking for `text/html`.', headers: ['Location'] },
+      302: {
+        description: 'To the web explorer, for a client asking for `text/html`.',
+        headers: ['Location'],
+      },
     },
     errors: [],
   },
