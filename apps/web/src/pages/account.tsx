@@ -63,7 +63,7 @@ export function AccountPage(props: { readonly session: SessionState }) {
             <tr key={membership.id} aria-current={membership.id === activeId ? 'true' : undefined}>
               <td>
                 {membership.name}
-                {membership.personal ? ' (personal)' : ''}
+                {membership.personal && membership.role === 'owner' ? ' (personal)' : ''}
                 {membership.id === activeId ? ' — active' : ''}
               </td>
               <td data-testid="membership-role">{membership.role}</td>
