@@ -1,4 +1,5 @@
 import { nodeSorts, portalItemStatuses, portalKinds, type NodeSort, type SortOrder } from '@portal/contracts';
+import { useId } from 'preact/hooks';
 import type { ChildrenQuery } from '../api/endpoints.js';
 
 const SORT_LABEL: Record<NodeSort, string> = {
@@ -18,43 +19,42 @@ export function ChildrenControls(props: {
   readonly onChange: (query: ChildrenQuery) => void;
 }) {
   const { query, onChange } = props;
+  const id = useId();
   return (
     <form
       class="controls"
       onSubmit={(event) => {
         event.preventDefault();
       }}
-      aria-label="Order and filters"
+      aria-label="List controls"
     >
-      <label>
-        Sort{' '}
-        <select
-          name="sort"
-          value={query.sort}
-          onChange={(event) => {
-            onChange({ ...query, sort: event.currentTarget.value as NodeSort });
-          }}
-        >
-          {nodeSorts.map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABEL[sort]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Order{' '}
-        <select
-          name="order"
-          value={query.order}
-          onChange={(event) => {
-            onChange({ ...query, order: event.currentTarget.value as SortOrder });
-          }}
-        >
-          <option value="asc">Ascending</option>
-          <option value="desc">Descending</option>
-        </select>
-      </label>
+      <label for={`${id}-sort`}>Sort</label>
+      <select
+        id={`${id}-sort`}
+        name="sort"
+        value={query.sort}
+        onChange={(event) => {
+          onChange({ ...query, sort: event.currentTarget.value as NodeSort });
+        }}
+      >
+        {nodeSorts.map((sort) => (
+          <option key={sort} value={sort}>
+            {SORT_LABEL[sort]}
+          </option>
+        ))}
+      </select>
+      <label for={`${id}-order`}>Order</label>
+      <select
+        id={`${id}-order`}
+        name="order"
+        value={query.order}
+        onChange={(event) => {
+          onChange({ ...query, order: event.currentTarget.value as SortOrder });
+        }}
+      >
+        <option value="asc">Ascending</option>
+        <option value="desc">Descending</option>
+      </select>
       <fieldset>
         <legend>Kind</legend>
         {portalKinds.map((kind) => (

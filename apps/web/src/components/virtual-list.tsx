@@ -74,7 +74,13 @@ export function VirtualList<T>(props: {
   }
   const total = count + (props.more ? 1 : 0);
   return (
-    <div class="virtual-list" ref={box} data-testid="virtual-list">
+    <div
+      class="virtual-list"
+      ref={box}
+      data-testid="virtual-list"
+      // As tall as its rows, up to the screen's share: a short list leaves no empty box below it.
+      style={{ height: `min(var(--list-height), ${total * rowHeight + 2}px)` }}
+    >
       <ul aria-label={props.label} style={{ height: `${total * rowHeight}px` }}>
         {rows}
         {props.more ? (

@@ -131,7 +131,9 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
           <p class="meta">
             <KindBadge kind={node.kind} /> <StatusBadge status={node.status} />{' '}
             {node.kind === 'item' ? null : (
-              <span data-testid="child-count">{node.childCount.toLocaleString()} children</span>
+              <span data-testid="child-count">
+                {node.childCount.toLocaleString()} {node.childCount === 1 ? 'child' : 'children'}
+              </span>
             )}
           </p>
         ) : null}
