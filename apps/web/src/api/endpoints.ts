@@ -150,3 +150,7 @@ export const auditFeed = (query: Readonly<Record<string, QueryValue>>) =>
 
 /** Where the audit feed's CSV export of the same filters is downloaded from (a plain link). */
 export const auditCsvHref = (query: string) => `${V1}/audit/events${query}`;
+
+/** One node as the browser shows it (its path, child count): the `node` of a one-child page. */
+export const browserNode = async (id: string) =>
+  (await children(id, { sort: 'kind', order: 'asc', kind: [], status: [] }, 1)).node;

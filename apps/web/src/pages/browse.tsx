@@ -1,14 +1,25 @@
 import type { Breadcrumb, BrowserNode } from '@portal/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { breadcrumbs, browserRoot, children, lookupPath, type ChildrenQuery } from '../api/endpoints.js';
+import {
+  breadcrumbs,
+  browserNode,
+  browserRoot,
+  children,
+  lookupPath,
+  type ChildrenQuery,
+} from '../api/endpoints.js';
 import { Breadcrumbs } from '../components/breadcrumbs.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { ChildrenControls } from '../components/children-controls.js';
+import { Link } from '../components/link.js';
+import { ObjectPanel } from '../components/object-panel.js';
+import { CreateContainerForm, type ContainerKind } from '../components/object-form.js';
 import { KindBadge, NodeRow, StatusBadge } from '../components/node-row.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { childrenQueryOf, isFiltered, searchOf } from '../lib/children-query.js';
 import { locationStore, navigate } from '../lib/navigation.js';
 import { pagerOf, wantsMore, withPage, type Pager } from '../lib/pager.js';
+import { browseHref, nodeHref } from '../lib/routes.js';
 import { useStore } from '../lib/store.js';
 import type { SessionState } from '../session.js';
 
@@ -26,6 +37,24 @@ interface View {
   readonly crumbs: readonly Breadcrumb[];
   readonly pager: Pager<BrowserNode>;
 }
+
+export type Tab = 'contents' | 'details' | 'history';
+
+/** The tab of a node's page (`?tab=`); an item has no contents, so it opens on its details. */
+function tabOf(search: string, node: BrowserNode | null): Tab {
+  const asked = new URLSearchParams(search).get('tab');
+  if (asked === 'details' || asked === 'history') return asked;
+  return node?.kind === 'item' ? 'details' : 'contents';
+}
+
+/** What may be created inside: a collection holds items only; the root level no items. */
+function allowedChildren(node: BrowserNode | null): ContainerKind[] {
+  if (node === null) return ['catalog', 'collection'];
+  if (node.kind === 'catalog') return ['catalog', 'collection'];
+  return [];
+}
+
+const EDITOR_ROLES: ReadonlySet<string> = new Set(['editor', 'admin', 'owner']);
 
 function targetKey(target: BrowseTarget): string {
   return 'id' in target ? `id:${target.id}` : `path:${target.slugs.join('/')}`;
@@ -54,6 +83,10 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
   const organizationId = props.session.view?.activeOrganization?.id ?? null;
   const key = targetKey(props.target);
   const [view, setView] = useState<View | null>(null);
+  const [version, setVersion] = useState(0);
+  const [creating, setCreating] = useState<ContainerKind | null>(null);
+  // Offered to editors and up of the active organization; the API decides per object and says why not.
+  const canEdit = EDITOR_ROLES.has(props.session.view?.activeOrganization?.role ?? '');
   const [error, setError] = useState<unknown>(null);
   // Set when a page's data arrives; the list's next render is measured from it.
   const arrivedAt = useRef<number | null>(null);
@@ -64,6 +97,7 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
     generation.current += 1;
     setError(null);
     setView(null);
+    setCreating(null);
     loadView(props.target, query, abort.signal)
       .then((loaded) => {
         arrivedAt.current = performance.now();
@@ -120,7 +154,13 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
   }
   if (!view) return <p aria-busy="true">Loading…</p>;
   const { node, crumbs, pager } = view;
-  const showChildren = node === null || node.kind !== 'item';
+  const tab = tabOf(location.search, node);
+  const here = location.pathname;
+
+  /** After a create or an edit: the node's page at its (possibly new) slug path. */
+  const openNode = async (id: string, suffix = '') => {
+    navigate(`${nodeHref(await browserNode(id))}${suffix}`);
+  };
 
   return (
     <section class="browse" data-testid="browse">
@@ -138,13 +178,70 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
           </p>
         ) : null}
       </div>
-      {showChildren ? (
+      {node ? (
+        <nav class="tabs" aria-label="Views of this object">
+          {node.kind === 'item' ? null : (
+            <Link href={here} current={tab === 'contents'}>
+              Contents
+            </Link>
+          )}
+          <Link href={`${here}?tab=details`} current={tab === 'details'} testId="tab-details">
+            Details
+          </Link>
+          <Link href={`${here}?tab=history`} current={tab === 'history'} testId="tab-history">
+            History
+          </Link>
+        </nav>
+      ) : null}
+      {node && tab !== 'contents' ? (
+        <ObjectPanel
+          node={node}
+          tab={tab}
+          version={version}
+          canEdit={canEdit}
+          onChanged={() => {
+            setVersion(version + 1);
+            void openNode(node.id, '?tab=details').catch(setError);
+          }}
+          onDeleted={() => {
+            navigate(browseHref(crumbs.at(-2)?.path ?? null));
+          }}
+        />
+      ) : creating ? (
+        <CreateContainerForm
+          kind={creating}
+          parentId={node?.id ?? null}
+          onCancel={() => {
+            setCreating(null);
+          }}
+          onCreated={(id) => {
+            setCreating(null);
+            void openNode(id).catch(setError);
+          }}
+        />
+      ) : (
         <>
+          {canEdit ? (
+            <div class="actions" aria-label="Create">
+              {allowedChildren(node).map((kind) => (
+                <button
+                  key={kind}
+                  type="button"
+                  class="secondary"
+                  onClick={() => {
+                    setCreating(kind);
+                  }}
+                >
+                  New {kind}
+                </button>
+              ))}
+            </div>
+          ) : null}
           {node ? (
             <ChildrenControls
               query={query}
               onChange={(next) => {
-                navigate(`${location.pathname}${searchOf(next)}`, { replace: true });
+                navigate(`${here}${searchOf(next)}`, { replace: true });
               }}
             />
           ) : null}
@@ -181,7 +278,7 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
             {pager.items.length.toLocaleString()} shown{pager.next === null ? '' : ', more below'}
           </p>
         </>
-      ) : null}
+      )}
     </section>
   );
 }
