@@ -14,6 +14,7 @@ import { ChildrenControls } from '../components/children-controls.js';
 import { Link } from '../components/link.js';
 import { ObjectPanel } from '../components/object-panel.js';
 import { CreateContainerForm, type ContainerKind } from '../components/object-form.js';
+import { UploadForm } from '../components/upload-form.js';
 import { KindBadge, NodeRow, StatusBadge } from '../components/node-row.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { childrenQueryOf, isFiltered, searchOf } from '../lib/children-query.js';
@@ -48,11 +49,14 @@ function tabOf(search: string, node: BrowserNode | null): Tab {
 }
 
 /** What may be created inside: a collection holds items only; the root level no items. */
-function allowedChildren(node: BrowserNode | null): ContainerKind[] {
+function allowedChildren(node: BrowserNode | null): NewKind[] {
   if (node === null) return ['catalog', 'collection'];
-  if (node.kind === 'catalog') return ['catalog', 'collection'];
+  if (node.kind === 'catalog') return ['catalog', 'collection', 'item'];
+  if (node.kind === 'collection') return ['item'];
   return [];
 }
+
+type NewKind = ContainerKind | 'item';
 
 const EDITOR_ROLES: ReadonlySet<string> = new Set(['editor', 'admin', 'owner']);
 
@@ -84,7 +88,7 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
   const key = targetKey(props.target);
   const [view, setView] = useState<View | null>(null);
   const [version, setVersion] = useState(0);
-  const [creating, setCreating] = useState<ContainerKind | null>(null);
+  const [creating, setCreating] = useState<NewKind | null>(null);
   // Offered to editors and up of the active organization; the API decides per object and says why not.
   const canEdit = EDITOR_ROLES.has(props.session.view?.activeOrganization?.role ?? '');
   const [error, setError] = useState<unknown>(null);
@@ -136,6 +140,17 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
     },
     [view, query],
   );
+
+  // The node as the list header shows it (status, child count), read again after a change elsewhere.
+  const nodeId = view?.node?.id ?? null;
+  const refreshNode = useCallback(() => {
+    if (nodeId === null) return;
+    browserNode(nodeId)
+      .then((fresh) => {
+        setView((current) => (current?.node?.id === fresh.id ? { ...current, node: fresh } : current));
+      })
+      .catch(setError);
+  }, [nodeId]);
 
   const rendered = useCallback((count: number) => {
     if (arrivedAt.current === null) return;
@@ -206,8 +221,20 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
           onDeleted={() => {
             navigate(browseHref(crumbs.at(-2)?.path ?? null));
           }}
+          onRefreshed={refreshNode}
         />
-      ) : creating ? (
+      ) : creating === 'item' && node ? (
+        <UploadForm
+          parentId={node.id}
+          onCancel={() => {
+            setCreating(null);
+          }}
+          onStarted={(id) => {
+            setCreating(null);
+            void openNode(id).catch(setError);
+          }}
+        />
+      ) : creating && creating !== 'item' ? (
         <CreateContainerForm
           kind={creating}
           parentId={node?.id ?? null}
