@@ -4,6 +4,7 @@ import { ErrorMessage } from './components/error-message.js';
 import { Link } from './components/link.js';
 import { OrganizationSwitcher } from './components/organization-switcher.js';
 import { locationStore, navigate } from './lib/navigation.js';
+import { feedStore, startFeed, stopFeed } from './live/feed.js';
 import { APP_BASE, parseRoute, signInHref, type Route } from './lib/routes.js';
 import { useStore } from './lib/store.js';
 import { AccountPage } from './pages/account.js';
@@ -41,6 +42,23 @@ function Page(props: { readonly route: Route; readonly session: SessionState }) 
   }
 }
 
+const LIVE_TEXT = {
+  connecting: 'connecting…',
+  live: 'live',
+  reconnecting: 'reconnecting…',
+  stopped: 'offline',
+} as const;
+
+/** Whether changes made elsewhere show up by themselves right now. */
+function LiveStatus() {
+  const feed = useStore(feedStore);
+  return (
+    <span class={`live live-${feed.status}`} data-testid="live-status" role="status">
+      {LIVE_TEXT[feed.status]}
+    </span>
+  );
+}
+
 function Header(props: { readonly session: SessionState; readonly route: Route }) {
   const { session, route } = props;
   const [error, setError] = useState<unknown>(null);
@@ -66,6 +84,7 @@ function Header(props: { readonly session: SessionState; readonly route: Route }
           Browse
         </Link>
       </nav>
+      <LiveStatus />
       <div class="who">
         {user ? (
           <>
@@ -108,6 +127,15 @@ export function App() {
       signedOut();
     });
   }, []);
+
+  // The change feed follows the session: other rights, other changes. It resumes where it was.
+  const userId = session.view?.user?.id ?? null;
+  const organizationId = session.view?.activeOrganization?.id ?? null;
+  useEffect(() => {
+    if (!session.loaded) return;
+    startFeed();
+    return stopFeed;
+  }, [session.loaded, userId, organizationId]);
 
   return (
     <>

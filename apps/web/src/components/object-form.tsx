@@ -205,6 +205,9 @@ export function EditObjectForm(props: {
   });
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
+  // The revision the draft started from: a live refresh of the record must not move it, or a change
+  // made meanwhile would be overwritten instead of refused.
+  const [baseRevision] = useState(record.revision);
   const set = (name: 'title' | 'description' | 'license' | 'keywords') => (value: string) => {
     setDraft({ ...draft, [name]: value });
   };
@@ -227,7 +230,7 @@ export function EditObjectForm(props: {
     }
     setBusy(true);
     try {
-      await updatePortalItem(record.id, checked.data, record.revision);
+      await updatePortalItem(record.id, checked.data, baseRevision);
       props.onSaved();
     } catch (error) {
       setErrors(errorsOf(error));

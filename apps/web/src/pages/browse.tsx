@@ -1,4 +1,4 @@
-import type { Breadcrumb, BrowserNode } from '@portal/contracts';
+import type { Breadcrumb, BrowserNode, ChangeEvent } from '@portal/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   breadcrumbs,
@@ -19,7 +19,10 @@ import { KindBadge, NodeRow, StatusBadge } from '../components/node-row.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { childrenQueryOf, isFiltered, searchOf } from '../lib/children-query.js';
 import { locationStore, navigate } from '../lib/navigation.js';
-import { pagerOf, wantsMore, withPage, type Pager } from '../lib/pager.js';
+import { nodeComparator } from '../lib/node-order.js';
+import { pagerOf, upsert, wantsMore, withPage, without, type Pager } from '../lib/pager.js';
+import { onChanges, onReset } from '../live/feed.js';
+import { belongsIn, planLiveUpdate } from '../live/live-plan.js';
 import { browseHref, nodeHref } from '../lib/routes.js';
 import { useStore } from '../lib/store.js';
 import type { SessionState } from '../session.js';
@@ -88,6 +91,8 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
   const key = targetKey(props.target);
   const [view, setView] = useState<View | null>(null);
   const [version, setVersion] = useState(0);
+  // Moved by a feed reset or a burst of changes: the whole view is read again.
+  const [reloads, setReloads] = useState(0);
   const [creating, setCreating] = useState<NewKind | null>(null);
   // Offered to editors and up of the active organization; the API decides per object and says why not.
   const canEdit = EDITOR_ROLES.has(props.session.view?.activeOrganization?.role ?? '');
@@ -114,7 +119,7 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
       abort.abort();
     };
     // The target and query are compared by value (their keys), not by identity.
-  }, [key, queryKey, organizationId]);
+  }, [key, queryKey, organizationId, reloads]);
 
   const loadMore = useCallback(
     (lastVisibleIndex: number) => {
@@ -151,6 +156,66 @@ export function BrowsePage(props: { readonly target: BrowseTarget; readonly sess
       })
       .catch(setError);
   }, [nodeId]);
+  const refreshNodeRef = useRef(refreshNode);
+  refreshNodeRef.current = refreshNode;
+
+  // Live updates (GET /api/v1/events): rows change, arrive and leave without a reload.
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  useEffect(() => {
+    const apply = async (changes: readonly ChangeEvent[]) => {
+      const current = viewRef.current;
+      if (!current) return;
+      const shown = new Set(current.pager.items.map((item) => item.id));
+      const plan = planLiveUpdate(changes, current.node, shown);
+      if (plan.reload) {
+        setReloads((count) => count + 1);
+        return;
+      }
+      if (plan.nodeDeleted) {
+        setError(new Error('This object has just been deleted.'));
+        return;
+      }
+      const parentId = current.node?.id ?? null;
+      const listQuery = current.node ? query : null;
+      const compare = current.node ? nodeComparator(query.sort, query.order) : nodeComparator('kind', 'asc');
+      // An object the caller can no longer read (deleted, moved out of sight) answers 404: it leaves.
+      const looked = await Promise.all(
+        plan.lookUp.map((id) =>
+          browserNode(id).then(
+            (found) => ({ id, found }),
+            () => ({ id, found: null }),
+          ),
+        ),
+      );
+      setView((latest) => {
+        if (!latest || (latest.node?.id ?? null) !== parentId) return latest;
+        let pager = latest.pager;
+        for (const id of plan.remove) pager = without(pager, id);
+        for (const { id, found } of looked) {
+          pager =
+            found && belongsIn(found, parentId, listQuery)
+              ? upsert(pager, found, compare)
+              : without(pager, id);
+        }
+        return pager === latest.pager ? latest : { ...latest, pager };
+      });
+      if (plan.refreshNode) {
+        refreshNodeRef.current();
+        setVersion((count) => count + 1);
+      }
+    };
+    const offChanges = onChanges((changes) => {
+      void apply(changes);
+    });
+    const offReset = onReset(() => {
+      setReloads((count) => count + 1);
+    });
+    return () => {
+      offChanges();
+      offReset();
+    };
+  }, [query]);
 
   const rendered = useCallback((count: number) => {
     if (arrivedAt.current === null) return;
