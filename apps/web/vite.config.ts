@@ -11,4 +11,6 @@ export default defineConfig({
     reportCompressedSize: true,
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // `npm run dev -w @portal/web`: the page from Vite, every API call to the API of `npm start`.
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });
