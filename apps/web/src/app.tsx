@@ -8,6 +8,9 @@ import { feedStore, startFeed, stopFeed } from './live/feed.js';
 import { APP_BASE, parseRoute, signInHref, type Route } from './lib/routes.js';
 import { useStore } from './lib/store.js';
 import { AccountPage } from './pages/account.js';
+import { AuditPage } from './pages/audit.js';
+import { InventoryPage } from './pages/inventory.js';
+import { MapPage } from './pages/map-page.js';
 import { BrowsePage } from './pages/browse.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SignUpPage } from './pages/sign-up.js';
@@ -27,9 +30,11 @@ function Page(props: { readonly route: Route; readonly session: SessionState }) 
     case 'account':
       return <AccountPage session={session} />;
     case 'inventory':
+      return <InventoryPage session={session} />;
     case 'audit':
+      return <AuditPage session={session} />;
     case 'map':
-      return <p>Coming soon.</p>;
+      return <MapPage session={session} />;
     case 'not-found':
       return (
         <section>
@@ -63,6 +68,8 @@ function Header(props: { readonly session: SessionState; readonly route: Route }
   const { session, route } = props;
   const [error, setError] = useState<unknown>(null);
   const user = session.view?.user ?? null;
+  const role = session.view?.activeOrganization?.role;
+  const isAdmin = role === 'admin' || role === 'owner';
 
   async function leave() {
     try {
@@ -83,6 +90,17 @@ function Header(props: { readonly session: SessionState; readonly route: Route }
         <Link href={`${APP_BASE}/`} current={route.name === 'browse' && route.slugs.length === 0}>
           Browse
         </Link>
+        <Link href={`${APP_BASE}/inventory`} current={route.name === 'inventory'}>
+          Inventory
+        </Link>
+        <Link href={`${APP_BASE}/map`} current={route.name === 'map'}>
+          Map
+        </Link>
+        {isAdmin ? (
+          <Link href={`${APP_BASE}/audit`} current={route.name === 'audit'}>
+            Audit
+          </Link>
+        ) : null}
       </nav>
       <LiveStatus />
       <div class="who">
