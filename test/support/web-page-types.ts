@@ -19,10 +19,13 @@ export interface PageWindow {
     readonly documentElement: { readonly scrollWidth: number };
   };
   readonly innerWidth: number;
-  requestAnimationFrame(callback: () => void): number;
+  requestAnimationFrame(callback: (now: number) => void): number;
   getComputedStyle(element: PageElement): { readonly transform: string };
   readonly DOMMatrixReadOnly: new (transform: string) => { readonly m42: number };
   readonly performance: {
+    now(): number;
     getEntriesByName(name: string): { readonly duration: number; readonly detail?: unknown }[];
+    /** Chromium only: the page's JavaScript heap. */
+    readonly memory?: { readonly usedJSHeapSize: number };
   };
 }
