@@ -2,6 +2,7 @@ import type { UploadDescriptor } from '@portal/contracts';
 import { abortUpload, completeUpload, uploadStatus, uploadUrls } from '../api/endpoints.js';
 import { messageOf } from '../api/client.js';
 import { createStore } from '../lib/store.js';
+import { onChanges } from '../live/feed.js';
 import { partsToSend, planParts, ProgressMeter, type PartRange, type ProgressSnapshot } from './plan.js';
 import { putPart } from './put-part.js';
 import { forgetResumeRecord, saveResumeRecord } from './resume-records.js';
@@ -10,7 +11,8 @@ import { forgetResumeRecord, saveResumeRecord } from './resume-records.js';
 const PARALLEL_PARTS = 4;
 const ATTEMPTS_PER_PART = 3;
 const URLS_PER_REQUEST = 1000;
-const STATUS_POLL_MS = 1000;
+/** Between two reads of the upload's status; a change on the live feed triggers one at once. */
+const STATUS_POLL_MS = 3000;
 
 export type UploadPhase =
   'uploading' | 'completing' | 'processing' | 'ready' | 'failed' | 'cancelled' | 'error';
@@ -49,6 +51,21 @@ async function urlsFor(
   return known;
 }
 
+/** Resolves after `ms`, or as soon as the live feed reports a change of `itemId`. */
+function nextChangeOr(itemId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = onChanges((changes) => {
+      if (changes.some((change) => change.objectId === itemId)) done();
+    });
+  });
+}
+
 /** Waits for the worker's verdict: the item goes processing → ready (or failed). */
 async function followCompletion(itemId: string, signal: AbortSignal): Promise<void> {
   for (;;) {
@@ -62,7 +79,7 @@ async function followCompletion(itemId: string, signal: AbortSignal): Promise<vo
       update(itemId, { phase: 'failed', message: status.statusMessage ?? `the upload is ${status.status}` });
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS));
+    await nextChangeOr(itemId, STATUS_POLL_MS);
   }
 }
 
