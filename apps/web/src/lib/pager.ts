@@ -8,7 +8,15 @@ export interface Pager<T> {
   readonly next: string | null;
   readonly loading: boolean;
   readonly error: unknown;
+  /**
+   * Ids of rows placed by `upsert` (live changes) rather than by their page. Keyset pages never repeat
+   * a row, so only these can arrive twice: a page is checked against them alone, not against every
+   * row loaded (which, at 100,000 rows, cost a set of 100,000 ids per page).
+   */
+  readonly placed: ReadonlySet<string>;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 export interface PageOf<T> {
   readonly items: readonly T[];
@@ -16,7 +24,7 @@ export interface PageOf<T> {
 }
 
 export function pagerOf<T>(page: PageOf<T>): Pager<T> {
-  return { items: page.items, next: page.next, loading: false, error: null };
+  return { items: page.items, next: page.next, loading: false, error: null, placed: NONE };
 }
 
 /**
@@ -24,9 +32,9 @@ export function pagerOf<T>(page: PageOf<T>): Pager<T> {
  * event feed) may arrive again in its page: the one already shown is kept, by id.
  */
 export function withPage<T extends { readonly id: string }>(pager: Pager<T>, page: PageOf<T>): Pager<T> {
-  const shown = new Set(pager.items.map((item) => item.id));
-  const fresh = page.items.filter((item) => !shown.has(item.id));
-  return { items: [...pager.items, ...fresh], next: page.next, loading: false, error: null };
+  const fresh =
+    pager.placed.size === 0 ? page.items : page.items.filter((item) => !pager.placed.has(item.id));
+  return { ...pager, items: pager.items.concat(fresh), next: page.next, loading: false, error: null };
 }
 
 /**
@@ -54,10 +62,14 @@ export function upsert<T extends { readonly id: string }>(
   if (pager.next !== null && last !== undefined && compare(item, last) > 0) return { ...pager, items: rest };
   const at = rest.findIndex((existing) => compare(item, existing) < 0);
   const items = at < 0 ? [...rest, item] : [...rest.slice(0, at), item, ...rest.slice(at)];
-  return { ...pager, items };
+  return { ...pager, items, placed: new Set(pager.placed).add(item.id) };
 }
 
 export function without<T extends { readonly id: string }>(pager: Pager<T>, id: string): Pager<T> {
   const items = pager.items.filter((item) => item.id !== id);
-  return items.length === pager.items.length ? pager : { ...pager, items };
+  if (items.length === pager.items.length) return pager;
+  // Gone from the list: if its page brings it back (it moved back in), it is shown again.
+  const placed = new Set(pager.placed);
+  placed.delete(id);
+  return { ...pager, items, placed };
 }

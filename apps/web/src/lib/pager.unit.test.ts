@@ -19,7 +19,7 @@ describe('pager', () => {
     expect(pager.next).toBeNull();
   });
 
-  it('drops a row of a page that is shown already (inserted live before its page came)', () => {
+  it('drops a row of a page that is shown already (placed live before its page came)', () => {
     const pager = upsert(pagerOf({ items: [row('a'), row('c')], next: 'x' }), row('b'), byTitle);
     const next = withPage(pager, { items: [row('b'), row('d')], next: null });
     expect(next.items.map((item) => item.title)).toEqual(['a', 'b', 'c', 'd']);
@@ -48,6 +48,14 @@ describe('pager', () => {
     // A retitled row moves, it is not shown twice.
     const moved = upsert(complete, { id: 'id-b', title: 'e' }, byTitle);
     expect(moved.items.map((item) => item.title)).toEqual(['d', 'e', 'f']);
+  });
+
+  it('shows a row its page brings after the live row was removed again', () => {
+    let pager = upsert(pagerOf({ items: [row('a'), row('c')], next: 'x' }), row('b'), byTitle);
+    pager = without(pager, 'id-b');
+    expect(
+      withPage(pager, { items: [row('b'), row('d')], next: null }).items.map((item) => item.title),
+    ).toEqual(['a', 'c', 'b', 'd']);
   });
 
   it('removes a row by id and keeps the same state when it is not shown', () => {
