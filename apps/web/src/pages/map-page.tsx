@@ -1,4 +1,4 @@
-import { stacItemCollectionSchema, type StacItem } from '@portal/contracts';
+import { stacItemCollectionSchema, stacItemSchema, type StacItem } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request } from '../api/client.js';
 import { ErrorMessage } from '../components/error-message.js';
@@ -36,7 +36,13 @@ export function MapPage(props: { readonly session: SessionState }) {
     setItems(null);
     request(stacItemCollectionSchema, 'GET', '/api/v1/stac/search', { query: { limit: MAP_LIMIT } })
       .then((collection) => {
-        setItems(collection.features);
+        // Without `fields` every feature is a whole item; the schema also admits partial ones.
+        setItems(
+          collection.features.flatMap((feature) => {
+            const item = stacItemSchema.safeParse(feature);
+            return item.success ? [item.data] : [];
+          }),
+        );
       })
       .catch(setError);
   }, [organizationId]);
