@@ -37,6 +37,13 @@ COPY --from=deps-all /app/node_modules/tsx ./node_modules/tsx
 COPY --from=deps-all /app/node_modules/esbuild ./node_modules/esbuild
 COPY --from=deps-all /app/node_modules/@esbuild ./node_modules/@esbuild
 
+# The web explorer's static build (apps/web/dist), which the API serves at /app/.
+FROM deps-all AS web
+COPY tsconfig.base.json ./
+COPY libs/contracts ./libs/contracts
+COPY apps/web ./apps/web
+RUN npm run build -w @portal/web
+
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1 forwards SIGTERM to the app and reaps zombies, with or without `docker run --init`.
 RUN apt-get update \
@@ -52,6 +59,7 @@ COPY --from=deps-runtime /app/ ./
 COPY tsconfig.base.json tsconfig.json ./
 COPY libs ./libs
 COPY apps ./apps
+COPY --from=web /app/apps/web/dist ./apps/web/dist
 COPY scripts ./scripts
 USER node
 EXPOSE 3000

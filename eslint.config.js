@@ -15,7 +15,7 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.data/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', '.data/**', 'coverage/**', 'apps/web/dist/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # npm start: the whole service on one machine, from nothing.
-# Installs dependencies, makes PostgreSQL+PostGIS, Redis and the S3 server present and running, applies
+# Installs dependencies, builds the web explorer (served at /app/), makes PostgreSQL+PostGIS, Redis and the S3 server present and running, applies
 # the schemas, then runs the API, the projector and the upload worker until one of them stops or Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-dependencies.sh
+bash scripts/ensure-web-build.sh
 bash scripts/services/up.sh start
 source scripts/services/env.sh start
 

@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-dependencies.sh
+# The web explorer's browser tests need its build and a Chromium.
+bash scripts/ensure-web-build.sh
+bash scripts/ensure-chromium.sh
 bash scripts/services/up.sh test
 source scripts/services/env.sh test
 export NODE_ENV=test LOG_LEVEL="${LOG_LEVEL:-warn}"

@@ -28,6 +28,7 @@ import { itemRoutes } from './items/routes.js';
 import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
 import { stacRoutes } from './stac/routes.js';
+import { webAppRoutes } from './web-app/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
@@ -48,6 +49,8 @@ export function createApp(deps: ApiDependencies): Express {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  // The web explorer's static files, before credentials are looked at (web-app/routes.ts says why).
+  app.use(webAppRoutes(deps.config));
   app.use(cors(deps.config));
   app.use(cookieParser());
   // Before authentication, so a 401 for a bad credential carries the policy too.

@@ -4,6 +4,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { idempotency } from '../http/idempotency.js';
 import { apiRouter, route } from '../http/routes.js';
+import { WEB_APP_BASE } from '../web-app/routes.js';
 import { runBatch } from './run-batch.js';
 
 /** `GET /` tells a newcomer (or a client) where everything is; `/api/v1/openapi.json` the full contract. */
@@ -12,6 +13,11 @@ export function serviceRoutes(deps: ApiDependencies): Router {
   const openApiDocument = buildOpenApiDocument();
   route(router, '/', {
     get: (req, res) => {
+      // A browser asking for a page gets the web explorer; JSON clients (and `*/*`) the description.
+      if (req.accepts(['application/json', 'text/html']) === 'text/html') {
+        res.redirect(302, `${WEB_APP_BASE}/`);
+        return;
+      }
       const base = baseUrlOf(req, deps.config);
       res.json({
         name: 'portal-catalog-service',

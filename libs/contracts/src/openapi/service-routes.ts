@@ -10,10 +10,17 @@ export const serviceRoutes: readonly Route[] = [
     path: '/',
     operationId: 'describeService',
     summary: 'Describe the service',
-    description: 'Links to the OpenAPI document, the browser root and health.',
+    description:
+      'Links to the OpenAPI document, the browser root and health. A client that prefers `text/html` to JSON (a browser) is redirected to the web explorer at `/app/`.',
     tag: 'service',
     public: true,
-    responses: { 200: { description: 'The service description.', schema: serviceDescriptionSchema } },
+    responses: {
+      200: { description: 'The service description.', schema: serviceDescriptionSchema },
+      302: {
+        description: 'To the web explorer, for a client asking for `text/html`.',
+        headers: ['Location'],
+      },
+    },
     errors: [],
   },
   {

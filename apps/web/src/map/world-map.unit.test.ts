@@ -1,0 +1,37 @@
+import { geoArea } from 'd3-geo';
+import { describe, expect, it } from 'vitest';
+import { windForSphere } from './world-map.js';
+
+describe('windForSphere', () => {
+  // A bbox as GeoJSON writes it: exterior ring counterclockwise.
+  const alps = {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [5.9, 45.8],
+        [10.5, 45.8],
+        [10.5, 47.8],
+        [5.9, 47.8],
+        [5.9, 45.8],
+      ],
+    ],
+  };
+
+  it('turns a counterclockwise footprint into the small area d3-geo fills', () => {
+    expect(geoArea(alps)).toBeGreaterThan(2 * Math.PI);
+    const wound = windForSphere(alps);
+    expect(geoArea(wound)).toBeLessThan(0.01);
+  });
+
+  it('leaves geometries that already cover their small area, and points, as they are', () => {
+    const wound = windForSphere(alps);
+    expect(windForSphere(wound)).toBe(wound);
+    const point = { type: 'Point' as const, coordinates: [7, 46] };
+    expect(windForSphere(point)).toBe(point);
+  });
+
+  it('winds every polygon of a multipolygon', () => {
+    const multi = { type: 'MultiPolygon' as const, coordinates: [alps.coordinates, alps.coordinates] };
+    expect(geoArea(windForSphere(multi))).toBeLessThan(0.02);
+  });
+});
