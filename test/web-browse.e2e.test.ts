@@ -131,12 +131,21 @@ describe('web explorer: the tree', () => {
 
     await page.getByTestId('breadcrumbs').getByRole('link', { name: 'Land cover' }).click();
     await page.waitForURL('**/app/browse/land-cover');
-    expect(await page.getByTestId('node-title').textContent()).toBe('Land cover');
+    // The URL changes before the new node's answer is drawn: wait for the page to show it.
+    await page
+      .getByTestId('node-title')
+      .filter({ hasText: /^Land cover$/ })
+      .waitFor();
     await page.getByTestId('node-row').filter({ hasText: 'Europe' }).click();
     await page.waitForURL('**/app/browse/land-cover/europe');
-    expect(await page.getByTestId('child-count').textContent()).toBe(
-      `${(TILES + 1).toLocaleString('en-US')} children`,
-    );
+    await page
+      .getByTestId('node-title')
+      .filter({ hasText: /^Europe$/ })
+      .waitFor();
+    await page
+      .getByTestId('child-count')
+      .filter({ hasText: `${(TILES + 1).toLocaleString('en-US')} children` })
+      .waitFor();
   });
 
   it('a missing path says which segment names nothing, in the API words', async () => {
