@@ -191,7 +191,12 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
     UPLOAD_WORKER_METRICS_PORT: '0',
     ...extraEnv,
   };
-  await runToEnd('scripts/migrate.ts', env);
+  try {
+    await runToEnd('scripts/migrate.ts', env);
+  } catch (error) {
+    await dropDatabase(databaseUrl);
+    throw error;
+  }
   const children = [
     run('apps/projector/src/main.ts', env),
     run('apps/upload-worker/src/main.ts', env),
@@ -211,11 +216,22 @@ export async function startStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stac
       reject(new Error('api did not start in time'));
     }, STARTUP_TIMEOUT_MS).unref(),
   );
-  const port = await Promise.race([listeningPort(api, metricsPorts.api.onEntry), timeout]);
-  const [apiMetrics, projectorMetrics, workerMetrics] = await Promise.race([
-    Promise.all([metricsPorts.api.port, metricsPorts.projector.port, metricsPorts.uploadWorker.port]),
-    timeout,
-  ]);
+  let port: number;
+  let apiMetrics: number;
+  let projectorMetrics: number;
+  let workerMetrics: number;
+  try {
+    port = await Promise.race([listeningPort(api, metricsPorts.api.onEntry), timeout]);
+    [apiMetrics, projectorMetrics, workerMetrics] = await Promise.race([
+      Promise.all([metricsPorts.api.port, metricsPorts.projector.port, metricsPorts.uploadWorker.port]),
+      timeout,
+    ]);
+  } catch (error) {
+    // A stack that never came up leaves nothing behind: no app process, no database.
+    await Promise.all(children.map(stopProcess));
+    await dropDatabase(databaseUrl);
+    throw error;
+  }
   const metricsUrl = (metricsPort: number): string => `http://127.0.0.1:${metricsPort}/metrics`;
   const metricsUrls: Record<AppName, string> = {
     api: metricsUrl(apiMetrics),
