@@ -17,11 +17,14 @@ import {
   organizationMembershipSchema,
   portalItemRecordSchema,
   sessionViewSchema,
+  shareListSchema,
+  shareSchema,
   signedOutSchema,
   uploadAcceptedSchema,
   uploadDescriptorSchema,
   uploadStatusSchema,
   uploadUrlsSchema,
+  visibilityResultSchema,
   type CreateCatalogBody,
   type CreateCollectionBody,
   type CreateItemBody,
@@ -29,12 +32,15 @@ import {
   type NodeSort,
   type PortalItemStatus,
   type PortalKind,
+  type PrincipalType,
+  type ShareBody,
   type SignInBody,
   type SignUpBody,
   type SortOrder,
   type UpdatePortalItemBody,
+  type VisibilityValue,
 } from '@portal/contracts';
-import { request, requestFull, type QueryValue } from './client.js';
+import { request, requestFull, requestNoContent, type QueryValue } from './client.js';
 
 const AUTH = '/api/auth';
 const V1 = '/api/v1';
@@ -99,6 +105,22 @@ export const breadcrumbs = (nodeId: string) =>
 
 export const portalItem = (id: string) =>
   requestFull(portalItemRecordSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}`);
+
+/** The object as it was at an RFC 3339 time or a revision (docs/history.md): the API folds its events. */
+export const portalItemAsOf = (id: string, asOf: string) =>
+  request(portalItemRecordSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}`, {
+    query: { asOf },
+  });
+
+const itemPath = (id: string) => `${V1}/portal/items/${encodeURIComponent(id)}`;
+export const changeVisibility = (id: string, visibility: VisibilityValue) =>
+  request(visibilityResultSchema, 'PUT', `${itemPath(id)}/visibility`, { body: { visibility } });
+export const listShares = (id: string) => request(shareListSchema, 'GET', `${itemPath(id)}/shares`);
+export const share = (id: string, body: ShareBody) =>
+  request(shareSchema.loose(), 'POST', `${itemPath(id)}/shares`, { body });
+/** Answered `204 No Content`. */
+export const unshare = (id: string, type: PrincipalType, principalId: string) =>
+  requestNoContent('DELETE', `${itemPath(id)}/shares/${type}/${encodeURIComponent(principalId)}`);
 
 export const history = (id: string, cursor?: string) =>
   request(historyPageSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}/history`, {
