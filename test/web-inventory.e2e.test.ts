@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { InventoryPage as InventoryAnswer } from '@portal/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
 import { call, createCatalog, createCollection } from './support/http.js';
@@ -9,6 +9,25 @@ import type { PageWindow } from './support/web-page-types.js';
 import { ensureWebBuild, launchBrowser, newPerson, screenshot } from './support/web-browser.js';
 
 const owner = useSignedInCaller();
+
+/** How many colours a canvas shows, and which share of it is tinted with the footprints' blue. */
+async function canvasPixels(canvas: Locator): Promise<{ distinct: number; tinted: number }> {
+  return canvas.evaluate((element: CanvasLike) => {
+    const context = element.getContext('2d');
+    if (!context) return { distinct: 0, tinted: 1 };
+    const { data } = context.getImageData(0, 0, element.width, element.height);
+    const seen = new Set<number>();
+    let tinted = 0;
+    let sampled = 0;
+    for (let index = 0; index < data.length; index += 4 * 7) {
+      const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0];
+      seen.add((red << 16) | (green << 8) | blue);
+      if (blue - red > 40) tinted += 1;
+      sampled += 1;
+    }
+    return { distinct: seen.size, tinted: tinted / sampled };
+  });
+}
 
 interface CanvasLike {
   readonly width: number;
@@ -109,24 +128,75 @@ describe('web explorer: inventory, audit feed and map', () => {
     ]);
     // Land, water and outlines are drawn, and the footprints cover their own small areas only: a
     // polygon wound the wrong way round would cover the rest of the world in their colour.
-    const pixels = await page.getByTestId('map-canvas').evaluate((canvas: CanvasLike) => {
-      const context = canvas.getContext('2d');
-      if (!context) return { distinct: 0, tinted: 1 };
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      const seen = new Set<number>();
-      let tinted = 0;
-      let sampled = 0;
-      for (let index = 0; index < data.length; index += 4 * 7) {
-        const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0];
-        seen.add((red << 16) | (green << 8) | blue);
-        if (blue - red > 40) tinted += 1;
-        sampled += 1;
-      }
-      return { distinct: seen.size, tinted: tinted / sampled };
-    });
+    const pixels = await canvasPixels(page.getByTestId('map-canvas'));
     expect(pixels.distinct).toBeGreaterThan(10);
     expect(pixels.tinted).toBeGreaterThan(0);
     expect(pixels.tinted).toBeLessThan(0.02);
     await screenshot(page, 'map');
+  });
+
+  it('filters the map by a box dragged on it, kept in the URL, through the STAC search bbox', async () => {
+    await page.goto('/app/map');
+    const canvas = page.getByTestId('map-canvas');
+    await page.locator('[data-testid="map-canvas"][data-drawn="true"]').waitFor();
+    const frame = await canvas.boundingBox();
+    if (!frame) throw new Error('the map canvas has no box');
+    // The projection's central meridian is the canvas's middle and the equator its half height: a
+    // rectangle from just east of 0° to about 60° east, between about 25° and 65° north, holds the
+    // Alpine scene and not the Coastal one (west of 6° W).
+    const { x, y, width, height } = frame;
+    const from = { x: x + width * 0.51, y: y + height * 0.5 - height * 0.4 };
+    const to = { x: x + width * 0.62, y: y + height * 0.5 - height * 0.15 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    expect(await page.getByTestId('map-selection').isVisible()).toBe(true);
+    await page.mouse.up();
+    await page.waitForURL(/bbox=/);
+    await page
+      .getByTestId('map-count')
+      .filter({ hasText: /^1 item$/ })
+      .waitFor();
+    expect(await page.getByTestId('map-item').allTextContents()).toEqual(['Alpine scene']);
+    const [west, south, east, north] = ((await page.getByTestId('map-bbox').textContent()) ?? '')
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    expect(west).toBeGreaterThan(-6);
+    expect(west).toBeLessThan(5.9);
+    expect(east).toBeGreaterThan(10.5);
+    expect(south).toBeLessThan(45.8);
+    expect(north).toBeGreaterThan(47.8);
+    // The API answers the same box the same way: the link opens that very search.
+    const href = (await page.getByTestId('map-search-link').getAttribute('href')) ?? '';
+    const search = await call<{ features: { id: string }[] }>('GET', href);
+    expect(search.body.features).toHaveLength(1);
+    await screenshot(page, 'map-box');
+
+    // The URL alone restores the view; clearing the box shows everything again.
+    await page.reload();
+    await page
+      .getByTestId('map-count')
+      .filter({ hasText: /^1 item$/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Show everywhere' }).click();
+    await page
+      .getByTestId('map-count')
+      .filter({ hasText: /^2 items$/ })
+      .waitFor();
+    expect(new URL(page.url()).search).toBe('');
+  });
+
+  it('shows an item footprint on its own page, zoomed to its surroundings', async () => {
+    await page.goto('/app/map');
+    const link = page.getByTestId('map-item').filter({ hasText: 'Alpine scene' });
+    await link.click();
+    await page.getByTestId('node-title').filter({ hasText: 'Alpine scene' }).waitFor();
+    await page.locator('[data-testid="footprint-map"][data-drawn="true"]').waitFor();
+    await screenshot(page, 'object-footprint');
+    const pixels = await canvasPixels(page.getByTestId('footprint-map'));
+    // Zoomed in, the footprint fills a visible share of the map, but not all of it.
+    expect(pixels.distinct).toBeGreaterThan(10);
+    expect(pixels.tinted).toBeGreaterThan(0.03);
+    expect(pixels.tinted).toBeLessThan(0.5);
   });
 });
