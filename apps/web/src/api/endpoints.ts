@@ -12,6 +12,9 @@ import {
   currentUserSchema,
   deletedObjectsSchema,
   historyPageSchema,
+  invitationListSchema,
+  invitationSchema,
+  invitationViewSchema,
   inventoryPageSchema,
   organizationListSchema,
   organizationMembershipSchema,
@@ -29,6 +32,7 @@ import {
   type CreateCollectionBody,
   type CreateItemBody,
   type CreateOrganizationBody,
+  type InviteMemberBody,
   type NodeSort,
   type PortalItemStatus,
   type PortalKind,
@@ -57,6 +61,20 @@ export const setActiveOrganization = (organizationId: string) =>
   request(sessionViewSchema, 'POST', `${AUTH}/organization/set-active`, { body: { organizationId } });
 export const createOrganization = (body: CreateOrganizationBody) =>
   request(organizationMembershipSchema, 'POST', `${AUTH}/organization/create`, { body });
+
+export const inviteMember = (body: InviteMemberBody) =>
+  request(invitationSchema, 'POST', `${AUTH}/organization/invite-member`, { body });
+export const listInvitations = () =>
+  request(invitationListSchema, 'GET', `${AUTH}/organization/list-invitations`, {
+    query: { status: 'pending' },
+  });
+export const cancelInvitation = (invitationId: string) =>
+  request(invitationViewSchema, 'POST', `${AUTH}/organization/cancel-invitation`, { body: { invitationId } });
+/** Answers the membership it gives. */
+export const acceptInvitation = (invitationId: string) =>
+  request(organizationMembershipSchema, 'POST', `${AUTH}/organization/accept-invitation`, {
+    body: { invitationId },
+  });
 
 /** What a children page is asked for: the order and the filters (docs: README "Browsing"). */
 export interface ChildrenQuery {
