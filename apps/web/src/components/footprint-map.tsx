@@ -1,19 +1,9 @@
 import type { PortalItemRecord } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { boxOf, boxPolygon, type Box } from '../map/bbox.js';
+import { footprintOf } from '../map/footprint.js';
 import { mapColorsOf } from '../map/map-colors.js';
 import type { MapFeature } from '../map/world-map.js';
 import { ErrorMessage } from './error-message.js';
-
-/** Where an object is: an item's geometry (else its bbox), a collection's overall spatial extent. */
-export function footprintOf(record: PortalItemRecord): { box: Box; geometry: MapFeature['geometry'] } | null {
-  const box = boxOf(record.kind === 'collection' ? record.extent?.spatial.bbox[0] : record.bbox);
-  if (!box) return null;
-  const geometry = record['geometry'];
-  const shaped =
-    typeof geometry === 'object' && geometry !== null && 'type' in geometry && 'coordinates' in geometry;
-  return { box, geometry: (shaped ? geometry : boxPolygon(box)) as MapFeature['geometry'] };
-}
 
 /**
  * The object's footprint on the offline map, zoomed to its surroundings. The renderer and basemap
@@ -34,7 +24,7 @@ export function FootprintMap(props: { readonly record: PortalItemRecord }) {
         if (cancelled) return;
         drawWorld(
           element,
-          [{ id: props.record.id, geometry: footprint.geometry }],
+          [{ id: props.record.id, geometry: footprint.geometry as MapFeature['geometry'] }],
           mapColorsOf(element),
           footprint.box,
         );

@@ -30,6 +30,21 @@ export function boxPolygon(box: Box): { type: 'Polygon'; coordinates: number[][]
   };
 }
 
+/**
+ * The box as a polygon whose south and north edges follow their parallels: d3-geo joins two points
+ * by the great circle between them, which bows towards the pole, so these edges get a point every
+ * degree of longitude (the meridians are great circles already).
+ */
+export function boxOutline(box: Box): { type: 'Polygon'; coordinates: number[][][] } {
+  const [west, south, rawEast, north] = box;
+  const east = rawEast < west ? rawEast + 360 : rawEast;
+  const steps = Math.max(1, Math.ceil(east - west));
+  const along = (latitude: number) =>
+    Array.from({ length: steps + 1 }, (_, index) => [west + ((east - west) * index) / steps, latitude]);
+  const ring = [...along(south), ...along(north).reverse()];
+  return { type: 'Polygon', coordinates: [[...ring, [west, south]]] };
+}
+
 /** From a screen point to longitude and latitude; `null` (or non-finite) off the globe. */
 export type Invert = (x: number, y: number) => readonly [number, number] | null;
 

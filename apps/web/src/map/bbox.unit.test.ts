@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boxOf, boxOfSelection, boxPolygon, parseBoxParam, type Invert } from './bbox.js';
+import { boxOf, boxOfSelection, boxOutline, boxPolygon, parseBoxParam, type Invert } from './bbox.js';
 
 /** A plate carrée of 360 × 180 px: x = lon + 180, y = 90 - lat; nothing outside it. */
 const plate: Invert = (x, y) => (x < 0 || x > 360 || y < 0 || y > 180 ? null : [x - 180, 90 - y]);
@@ -26,6 +26,23 @@ describe('boxPolygon', () => {
 
   it('runs a box across the antimeridian east past 180°', () => {
     expect(boxPolygon([170, -10, -170, 10]).coordinates[0]?.[1]).toEqual([190, -10]);
+  });
+});
+
+describe('boxOutline', () => {
+  it('follows the parallels with a point every degree, closed', () => {
+    const ring = boxOutline([0, 40, 3, 50]).coordinates[0] ?? [];
+    expect(ring).toEqual([
+      [0, 40],
+      [1, 40],
+      [2, 40],
+      [3, 40],
+      [3, 50],
+      [2, 50],
+      [1, 50],
+      [0, 50],
+      [0, 40],
+    ]);
   });
 });
 

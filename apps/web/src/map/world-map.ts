@@ -1,7 +1,7 @@
 import { geoArea, geoGraticule10, geoNaturalEarth1, geoPath, type GeoPermissibleObjects } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { boxPolygon, type Box, type Invert } from './bbox.js';
+import { boxOutline, boxPolygon, type Box, type Invert } from './bbox.js';
 import countries110m from 'world-atlas/countries-110m.json';
 
 /**
@@ -65,7 +65,7 @@ export function focusArea(box: Box): Box {
 
 /**
  * Draws the world and `features` (their geometries, outlined and lightly filled) on `canvas`: the
- * whole world, or the surroundings of `focus`. Answers how to map a point of the canvas (CSS pixels)
+ * whole world, or the surroundings of `focus`; `outline` (a chosen box) dashed on top. Answers how to map a point of the canvas (CSS pixels)
  * back to longitude and latitude, for selections drawn on it.
  */
 export function drawWorld(
@@ -73,6 +73,7 @@ export function drawWorld(
   features: readonly MapFeature[],
   colors: MapColors,
   focus?: Box,
+  outline?: Box,
 ): Invert {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
@@ -125,6 +126,15 @@ export function drawWorld(
     context.strokeStyle = colors.feature;
     context.lineWidth = 1.5;
     context.stroke();
+  }
+  if (outline) {
+    context.beginPath();
+    path(windForSphere(boxOutline(outline)));
+    context.setLineDash([6, 4]);
+    context.strokeStyle = colors.lines;
+    context.lineWidth = 1.5;
+    context.stroke();
+    context.setLineDash([]);
   }
   return invert;
 }

@@ -87,7 +87,7 @@ export function MapPage(props: { readonly session: SessionState }) {
     const draw = async () => {
       const { drawWorld } = await import('../map/world-map.js');
       if (cancelled) return;
-      invert.current = drawWorld(element, features, mapColorsOf(element));
+      invert.current = drawWorld(element, features, mapColorsOf(element), undefined, box ?? undefined);
       setDrawn(true);
     };
     draw().catch(setError);
@@ -99,6 +99,7 @@ export function MapPage(props: { readonly session: SessionState }) {
       cancelled = true;
       window.removeEventListener('resize', redraw);
     };
+    // `box` changes with `boxText`, which reloads `items`: the map is drawn again with the items.
   }, [items]);
 
   function choose(chosen: Box | null) {
