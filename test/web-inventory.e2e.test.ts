@@ -184,6 +184,19 @@ describe('web explorer: inventory, audit feed and map', () => {
       .filter({ hasText: /^2 items$/ })
       .waitFor();
     expect(new URL(page.url()).search).toBe('');
+
+    // The keyboard's way: the box typed in, checked before it is asked for.
+    const typed = page.getByLabel('Box (west, south, east, north)');
+    await typed.fill('-20, 30, 0');
+    await page.getByRole('button', { name: 'Show the box' }).click();
+    expect(await page.getByTestId('error-box').isVisible()).toBe(true);
+    await typed.fill('-20, 30, 0, 45');
+    await page.getByRole('button', { name: 'Show the box' }).click();
+    await page
+      .getByTestId('map-count')
+      .filter({ hasText: /^1 item$/ })
+      .waitFor();
+    expect(await page.getByTestId('map-item').allTextContents()).toEqual(['Coastal scene']);
   });
 
   it('shows an item footprint on its own page, zoomed to its surroundings', async () => {

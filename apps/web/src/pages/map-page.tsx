@@ -43,6 +43,8 @@ export function MapPage(props: { readonly session: SessionState }) {
   const [error, setError] = useState<unknown>(null);
   const [drawn, setDrawn] = useState(false);
   const [drag, setDrag] = useState<Drag | null>(null);
+  const [typed, setTyped] = useState('');
+  const [typedInvalid, setTypedInvalid] = useState(false);
   const location = useStore(locationStore);
   const box = useMemo(
     () => parseBoxParam(new URLSearchParams(location.search).get('bbox')),
@@ -102,6 +104,10 @@ export function MapPage(props: { readonly session: SessionState }) {
     // `box` changes with `boxText`, which reloads `items`: the map is drawn again with the items.
   }, [items]);
 
+  useEffect(() => {
+    setTyped(boxText ?? '');
+  }, [boxText]);
+
   function choose(chosen: Box | null) {
     navigate(`${APP_BASE}/map${chosen ? `?bbox=${boxParam(chosen)}` : ''}`, { replace: true });
   }
@@ -159,6 +165,38 @@ export function MapPage(props: { readonly session: SessionState }) {
           />
         ) : null}
       </div>
+      {/* The same box typed in, for keyboards and for exact numbers. */}
+      <form
+        class="inline-form"
+        data-testid="map-box-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const parsed = parseBoxParam(typed.replace(/\s+/g, ''));
+          setTypedInvalid(parsed === null);
+          if (parsed) choose(parsed);
+        }}
+      >
+        <div class={typedInvalid ? 'field invalid' : 'field'}>
+          <label for="map-box-input">Box (west, south, east, north)</label>
+          <input
+            id="map-box-input"
+            value={typed}
+            placeholder="5.9,45.8,10.5,47.8"
+            aria-invalid={typedInvalid ? true : undefined}
+            aria-describedby={typedInvalid ? 'map-box-message' : undefined}
+            onInput={(event) => {
+              setTyped(event.currentTarget.value);
+            }}
+          />
+          {typedInvalid ? (
+            <span class="field-error" id="map-box-message" data-testid="error-box">
+              must be four numbers: west and east from -180 to 180, south up to north from -90 to 90
+            </span>
+          ) : null}
+        </div>
+        <button type="submit">Show the box</button>
+      </form>
       {box ? (
         <p class="actions" data-testid="map-box">
           <span>
