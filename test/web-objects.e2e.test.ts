@@ -83,6 +83,8 @@ describe('web explorer: objects', () => {
     await form.getByLabel('Description', { exact: true }).fill('Classified land cover, 2024 edition');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL('**/app/browse/land-cover-2024?tab=details');
+    // The details are read again after the save; under load the new page can show before that answer.
+    await page.getByTestId('description').filter({ hasText: '2024 edition' }).waitFor();
     expect(await page.getByTestId('description').textContent()).toBe('Classified land cover, 2024 edition');
 
     await page.getByTestId('tab-history').click();
