@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { InventoryPage as InventoryAnswer } from '@portal/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
 import { call, createCatalog, createCollection } from './support/http.js';
@@ -15,6 +15,25 @@ const owner = useSignedInCaller();
  * inventory and on everyone's map, so this file counts and searches among its own objects only.
  */
 const tag = `inventory-${randomUUID().slice(0, 8)}`;
+
+/** How many colours a canvas shows, and which share of it is tinted with the footprints' blue. */
+async function canvasPixels(canvas: Locator): Promise<{ distinct: number; tinted: number }> {
+  return canvas.evaluate((element: CanvasLike) => {
+    const context = element.getContext('2d');
+    if (!context) return { distinct: 0, tinted: 1 };
+    const { data } = context.getImageData(0, 0, element.width, element.height);
+    const seen = new Set<number>();
+    let tinted = 0;
+    let sampled = 0;
+    for (let index = 0; index < data.length; index += 4 * 7) {
+      const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0];
+      seen.add((red << 16) | (green << 8) | blue);
+      if (blue - red > 40) tinted += 1;
+      sampled += 1;
+    }
+    return { distinct: seen.size, tinted: tinted / sampled };
+  });
+}
 
 interface CanvasLike {
   readonly width: number;
@@ -126,23 +145,90 @@ describe('web explorer: inventory, audit feed and map', () => {
     // Land, water and outlines are drawn, and footprints are. That a footprint covers its own area only
     // (a ring wound the wrong way round would cover the rest of the world) is world-map.unit.test.ts's:
     // here other files' public items, of any size, share the map.
-    const pixels = await page.getByTestId('map-canvas').evaluate((canvas: CanvasLike) => {
-      const context = canvas.getContext('2d');
-      if (!context) return { distinct: 0, tinted: 1 };
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      const seen = new Set<number>();
-      let tinted = 0;
-      let sampled = 0;
-      for (let index = 0; index < data.length; index += 4 * 7) {
-        const [red, green, blue] = [data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0];
-        seen.add((red << 16) | (green << 8) | blue);
-        if (blue - red > 40) tinted += 1;
-        sampled += 1;
-      }
-      return { distinct: seen.size, tinted: tinted / sampled };
-    });
+    const pixels = await canvasPixels(page.getByTestId('map-canvas'));
     expect(pixels.distinct).toBeGreaterThan(10);
     expect(pixels.tinted).toBeGreaterThan(0);
     await screenshot(page, 'map');
+  });
+
+  it('filters the map by a box dragged on it, kept in the URL, through the STAC search bbox', async () => {
+    await page.goto('/app/map');
+    const canvas = page.getByTestId('map-canvas');
+    await page.locator('[data-testid="map-canvas"][data-drawn="true"]').waitFor();
+    const frame = await canvas.boundingBox();
+    if (!frame) throw new Error('the map canvas has no box');
+    // The projection's central meridian is the canvas's middle and the equator its half height: a
+    // rectangle from just east of 0° to about 60° east, between about 25° and 65° north, holds the
+    // Alpine scene and not the Coastal one (west of 6° W).
+    const { x, y, width, height } = frame;
+    const from = { x: x + width * 0.51, y: y + height * 0.5 - height * 0.4 };
+    const to = { x: x + width * 0.62, y: y + height * 0.5 - height * 0.15 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    expect(await page.getByTestId('map-selection').isVisible()).toBe(true);
+    await page.mouse.up();
+    await page.waitForURL(/bbox=/);
+    // Other files' public items may lie in the box too (the stack is shared): ours are told apart.
+    const onlyAlpine = async (): Promise<void> => {
+      // The list of before stays until the filtered answer arrives: wait for it to go.
+      await page.getByTestId('map-item').filter({ hasText: 'Coastal scene' }).waitFor({ state: 'detached' });
+      await page.getByTestId('map-item').filter({ hasText: 'Alpine scene' }).waitFor();
+      const drawn = await page.getByTestId('map-item').allTextContents();
+      expect(await page.getByTestId('map-count').textContent()).toMatch(
+        new RegExp(`^${drawn.length} items?$`),
+      );
+    };
+    await onlyAlpine();
+    const [west, south, east, north] = ((await page.getByTestId('map-bbox').textContent()) ?? '')
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    expect(west).toBeGreaterThan(-6);
+    expect(west).toBeLessThan(5.9);
+    expect(east).toBeGreaterThan(10.5);
+    expect(south).toBeLessThan(45.8);
+    expect(north).toBeGreaterThan(47.8);
+    // The API answers the same box the same way: the link opens that very search.
+    const href = (await page.getByTestId('map-search-link').getAttribute('href')) ?? '';
+    const search = await call<{ features: { properties: { title?: string } }[] }>('GET', href);
+    const titles = search.body.features.map((feature) => feature.properties.title);
+    expect(titles).toContain('Alpine scene');
+    expect(titles).not.toContain('Coastal scene');
+    await screenshot(page, 'map-box');
+
+    // The URL alone restores the view; clearing the box shows everything again.
+    await page.reload();
+    await onlyAlpine();
+    await page.getByRole('button', { name: 'Show everywhere' }).click();
+    await page.getByTestId('map-item').filter({ hasText: 'Coastal scene' }).waitFor();
+    expect(await page.getByTestId('map-item').allTextContents()).toEqual(
+      expect.arrayContaining(['Alpine scene', 'Coastal scene']),
+    );
+    expect(new URL(page.url()).search).toBe('');
+
+    // The keyboard's way: the box typed in, checked before it is asked for.
+    const typed = page.getByLabel('Box (west, south, east, north)');
+    await typed.fill('-20, 30, 0');
+    await page.getByRole('button', { name: 'Show the box' }).click();
+    expect(await page.getByTestId('error-box').isVisible()).toBe(true);
+    await typed.fill('-20, 30, 0, 45');
+    await page.getByRole('button', { name: 'Show the box' }).click();
+    await page.waitForURL(/bbox=/);
+    await page.getByTestId('map-item').filter({ hasText: 'Alpine scene' }).waitFor({ state: 'detached' });
+    await page.getByTestId('map-item').filter({ hasText: 'Coastal scene' }).waitFor();
+  });
+
+  it('shows an item footprint on its own page, zoomed to its surroundings', async () => {
+    await page.goto('/app/map');
+    const link = page.getByTestId('map-item').filter({ hasText: 'Alpine scene' });
+    await link.click();
+    await page.getByTestId('node-title').filter({ hasText: 'Alpine scene' }).waitFor();
+    await page.locator('[data-testid="footprint-map"][data-drawn="true"]').waitFor();
+    await screenshot(page, 'object-footprint');
+    const pixels = await canvasPixels(page.getByTestId('footprint-map'));
+    // Zoomed in, the footprint fills a visible share of the map, but not all of it.
+    expect(pixels.distinct).toBeGreaterThan(10);
+    expect(pixels.tinted).toBeGreaterThan(0.03);
+    expect(pixels.tinted).toBeLessThan(0.5);
   });
 });

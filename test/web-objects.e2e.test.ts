@@ -83,6 +83,8 @@ describe('web explorer: objects', () => {
     await form.getByLabel('Description', { exact: true }).fill('Classified land cover, 2024 edition');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL('**/app/browse/land-cover-2024?tab=details');
+    // The details are read again after the save; under load the new page can show before that answer.
+    await page.getByTestId('description').filter({ hasText: '2024 edition' }).waitFor();
     expect(await page.getByTestId('description').textContent()).toBe('Classified land cover, 2024 edition');
 
     await page.getByTestId('tab-history').click();
@@ -127,5 +129,38 @@ describe('web explorer: objects', () => {
     expect(await form.getByTestId('error').textContent()).toBe(
       'the object is at revision 2, not 1; read it again',
     );
+  });
+
+  it('shows the object as it was at a revision and at a chosen time, from the API as-of read', async () => {
+    await page.goto('/app/browse/land-cover-2024?tab=history');
+    await page.getByTestId('history-entry').nth(2).waitFor();
+    const asOf = page.getByTestId('as-of');
+
+    await page.getByRole('button', { name: 'View as of revision 0' }).click();
+    await page.getByTestId('as-of-title').filter({ hasText: 'Land cover' }).waitFor();
+    expect(await page.getByTestId('as-of-title').textContent()).toBe('Land cover');
+    expect(await page.getByTestId('as-of-heading').textContent()).toBe('As of revision 0');
+    expect(await asOf.getByTestId('description').textContent()).toBe('Classified land cover');
+    // A past state is read-only.
+    expect(await asOf.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'View as of revision 1' }).click();
+    await asOf.getByTestId('description').filter({ hasText: '2024 edition' }).waitFor();
+    expect(await page.getByTestId('as-of-title').textContent()).toBe('Land cover 2024');
+
+    // A time before the object existed: the API's 404, in its words.
+    await asOf.getByLabel('View as of').fill('2001-01-01T00:00:00');
+    await asOf.getByRole('button', { name: 'Show' }).click();
+    await asOf.getByTestId('error').waitFor();
+    expect(await asOf.getByTestId('error').textContent()).toMatch(/did not exist yet/);
+
+    // A time after every event: the state of today, with the change made from the other tab.
+    const later = new Date(Date.now() + 60_000);
+    const pad = (value: number) => String(value).padStart(2, '0');
+    const local = `${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}:${pad(later.getSeconds())}`;
+    await asOf.getByLabel('View as of').fill(local);
+    await asOf.getByRole('button', { name: 'Show' }).click();
+    await asOf.getByTestId('description').filter({ hasText: 'Changed elsewhere' }).waitFor();
+    await screenshot(page, 'object-as-of');
   });
 });

@@ -10,6 +10,7 @@ import { useStore } from './lib/store.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
 import { InventoryPage } from './pages/inventory.js';
+import { InvitationsPage } from './pages/invitations.js';
 import { MapPage } from './pages/map-page.js';
 import { BrowsePage } from './pages/browse.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -35,6 +36,8 @@ function Page(props: { readonly route: Route; readonly session: SessionState }) 
       return <AuditPage session={session} />;
     case 'map':
       return <MapPage session={session} />;
+    case 'invitations':
+      return <InvitationsPage session={session} invitationId={route.id} />;
     case 'not-found':
       return (
         <section>
@@ -96,6 +99,11 @@ function Header(props: { readonly session: SessionState; readonly route: Route }
         <Link href={`${APP_BASE}/map`} current={route.name === 'map'}>
           Map
         </Link>
+        {user ? (
+          <Link href={`${APP_BASE}/invitations`} current={route.name === 'invitations'}>
+            Invitations
+          </Link>
+        ) : null}
         {isAdmin ? (
           <Link href={`${APP_BASE}/audit`} current={route.name === 'audit'}>
             Audit

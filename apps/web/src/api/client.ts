@@ -65,6 +65,32 @@ export interface ApiResponse<T> {
   readonly status: number;
 }
 
+/** The request itself; a refusal becomes an `ApiError` with the API's message. */
+async function send(
+  method: string,
+  path: string,
+  options: RequestOptions,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Response> {
+  const response = await fetch(`${path}${queryString(options.query)}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body === undefined ? {} : { body }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!response.ok) throw await errorOf(response);
+  return response;
+}
+
+/** A write the API answers `204 No Content`: there is no body to parse, only the status to check. */
+export async function requestNoContent(method: string, path: string): Promise<void> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (WRITE_METHODS.has(method) && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  await send(method, path, {}, headers, undefined);
+}
+
 /**
  * One call to the API of this origin. The answer is parsed with the contract's schema, so a response
  * that drifted from `libs/contracts` fails here, loudly, instead of rendering half a page.
@@ -82,14 +108,7 @@ export async function requestFull<Schema extends z.ZodType>(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${path}${queryString(options.query)}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    ...(body === undefined ? {} : { body }),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (!response.ok) throw await errorOf(response);
+  const response = await send(method, path, options, headers, body);
   const parsed = schema.safeParse(await response.json());
   if (!parsed.success) {
     throw new ApiError(

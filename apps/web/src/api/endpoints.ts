@@ -12,29 +12,39 @@ import {
   currentUserSchema,
   deletedObjectsSchema,
   historyPageSchema,
+  invitationListSchema,
+  invitationSchema,
+  invitationViewSchema,
   inventoryPageSchema,
   organizationListSchema,
   organizationMembershipSchema,
   portalItemRecordSchema,
   sessionViewSchema,
+  shareListSchema,
+  shareSchema,
   signedOutSchema,
   uploadAcceptedSchema,
   uploadDescriptorSchema,
   uploadStatusSchema,
   uploadUrlsSchema,
+  visibilityResultSchema,
   type CreateCatalogBody,
   type CreateCollectionBody,
   type CreateItemBody,
   type CreateOrganizationBody,
+  type InviteMemberBody,
   type NodeSort,
   type PortalItemStatus,
   type PortalKind,
+  type PrincipalType,
+  type ShareBody,
   type SignInBody,
   type SignUpBody,
   type SortOrder,
   type UpdatePortalItemBody,
+  type VisibilityValue,
 } from '@portal/contracts';
-import { request, requestFull, type QueryValue } from './client.js';
+import { request, requestFull, requestNoContent, type QueryValue } from './client.js';
 
 const AUTH = '/api/auth';
 const V1 = '/api/v1';
@@ -51,6 +61,20 @@ export const setActiveOrganization = (organizationId: string) =>
   request(sessionViewSchema, 'POST', `${AUTH}/organization/set-active`, { body: { organizationId } });
 export const createOrganization = (body: CreateOrganizationBody) =>
   request(organizationMembershipSchema, 'POST', `${AUTH}/organization/create`, { body });
+
+export const inviteMember = (body: InviteMemberBody) =>
+  request(invitationSchema, 'POST', `${AUTH}/organization/invite-member`, { body });
+export const listInvitations = () =>
+  request(invitationListSchema, 'GET', `${AUTH}/organization/list-invitations`, {
+    query: { status: 'pending' },
+  });
+export const cancelInvitation = (invitationId: string) =>
+  request(invitationViewSchema, 'POST', `${AUTH}/organization/cancel-invitation`, { body: { invitationId } });
+/** Answers the membership it gives. */
+export const acceptInvitation = (invitationId: string) =>
+  request(organizationMembershipSchema, 'POST', `${AUTH}/organization/accept-invitation`, {
+    body: { invitationId },
+  });
 
 /** What a children page is asked for: the order and the filters (docs: README "Browsing"). */
 export interface ChildrenQuery {
@@ -99,6 +123,22 @@ export const breadcrumbs = (nodeId: string) =>
 
 export const portalItem = (id: string) =>
   requestFull(portalItemRecordSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}`);
+
+/** The object as it was at an RFC 3339 time or a revision (docs/history.md): the API folds its events. */
+export const portalItemAsOf = (id: string, asOf: string) =>
+  request(portalItemRecordSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}`, {
+    query: { asOf },
+  });
+
+const itemPath = (id: string) => `${V1}/portal/items/${encodeURIComponent(id)}`;
+export const changeVisibility = (id: string, visibility: VisibilityValue) =>
+  request(visibilityResultSchema, 'PUT', `${itemPath(id)}/visibility`, { body: { visibility } });
+export const listShares = (id: string) => request(shareListSchema, 'GET', `${itemPath(id)}/shares`);
+export const share = (id: string, body: ShareBody) =>
+  request(shareSchema.loose(), 'POST', `${itemPath(id)}/shares`, { body });
+/** Answered `204 No Content`. */
+export const unshare = (id: string, type: PrincipalType, principalId: string) =>
+  requestNoContent('DELETE', `${itemPath(id)}/shares/${type}/${encodeURIComponent(principalId)}`);
 
 export const history = (id: string, cursor?: string) =>
   request(historyPageSchema, 'GET', `${V1}/portal/items/${encodeURIComponent(id)}/history`, {

@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '@portal/contracts';
 import { useEffect, useState } from 'preact/hooks';
 import { history } from '../api/endpoints.js';
+import { AsOfView, type AsOfChoice } from './as-of-view.js';
 import { ErrorMessage } from './error-message.js';
 
 function show(value: unknown): string {
@@ -57,6 +58,7 @@ export function HistoryList(props: { readonly id: string; readonly revision: num
   const [entries, setEntries] = useState<readonly HistoryEntry[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [asOf, setAsOf] = useState<AsOfChoice | null>(null);
 
   useEffect(() => {
     setEntries(null);
@@ -83,6 +85,7 @@ export function HistoryList(props: { readonly id: string; readonly revision: num
   if (!entries) return <p aria-busy="true">Loading the history…</p>;
   return (
     <section aria-label="History">
+      <AsOfView id={props.id} choice={asOf} onChoose={setAsOf} />
       <ol class="history" data-testid="history">
         {entries.map((entry) => (
           <li key={entry.revision} data-testid="history-entry">
@@ -92,6 +95,16 @@ export function HistoryList(props: { readonly id: string; readonly revision: num
               <span data-testid="actor">{entry.actor.name ?? entry.actor.id ?? 'the service'}</span>
             </p>
             <ChangeTable entry={entry} />
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                setAsOf({ asOf: String(entry.revision), label: `revision ${entry.revision}` });
+                window.scrollTo({ top: 0 });
+              }}
+            >
+              View as of revision {entry.revision}
+            </button>
           </li>
         ))}
       </ol>

@@ -2,6 +2,7 @@ import type { PortalItemRecord } from '@portal/contracts';
 import { useState } from 'preact/hooks';
 import { deletePortalItem } from '../api/endpoints.js';
 import { ErrorMessage } from './error-message.js';
+import { FootprintMap } from './footprint-map.js';
 import { EditObjectForm } from './object-form.js';
 
 function formatBytes(bytes: unknown): string {
@@ -100,6 +101,7 @@ export function ObjectDetails(props: {
           }
         />
       </dl>
+      <FootprintMap record={record} />
 
       <h2>Links</h2>
       {record.links.length === 0 ? (

@@ -4,6 +4,7 @@ import { portalItem } from '../api/endpoints.js';
 import { ErrorMessage } from './error-message.js';
 import { HistoryList } from './history-list.js';
 import { ObjectDetails } from './object-details.js';
+import { SharingPanel } from './sharing-panel.js';
 import { UploadPanel } from './upload-panel.js';
 
 /** The Details or History tab of a node: its portal item record, read fresh whenever `version` moves. */
@@ -47,6 +48,7 @@ export function ObjectPanel(props: {
         onChanged={props.onChanged}
         onDeleted={props.onDeleted}
       />
+      <SharingPanel id={record.id} revision={record.revision} />
     </>
   );
 }

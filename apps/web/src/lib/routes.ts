@@ -14,6 +14,7 @@ export type Route =
   | { readonly name: 'inventory' }
   | { readonly name: 'audit' }
   | { readonly name: 'map' }
+  | { readonly name: 'invitations'; readonly id: string | null }
   | { readonly name: 'not-found'; readonly path: string };
 
 function decodeSegment(segment: string): string | null {
@@ -59,10 +60,15 @@ export function parseRoute(pathname: string, search = ''): Route {
       return { name: 'audit' };
     case 'map':
       return { name: 'map' };
+    case 'invitations':
+      return { name: 'invitations', id: new URLSearchParams(search).get('id') };
     default:
       return { name: 'not-found', path: pathname };
   }
 }
+
+/** The link an inviter passes on: it opens the invitations page with the invitation filled in. */
+export const invitationHref = (id: string): string => `${APP_BASE}/invitations?id=${encodeURIComponent(id)}`;
 
 /** The URL of a slug path (`land-cover/sentinel-2` or its segments); the root level for none. */
 export function browseHref(path: string | readonly string[] | null): string {

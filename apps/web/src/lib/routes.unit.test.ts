@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browseHref, nodeHref, parseRoute, signInHref } from './routes.js';
+import { browseHref, invitationHref, nodeHref, parseRoute, signInHref } from './routes.js';
 
 describe('routes', () => {
   it('reads the slug path of a browse URL, percent-decoded', () => {
@@ -30,6 +30,16 @@ describe('routes', () => {
     expect(nodeHref({ id: 'abc', path: null })).toBe('/app/nodes/abc');
     expect(parseRoute('/app/nodes/abc')).toEqual({ name: 'node', id: 'abc' });
     expect(nodeHref({ id: 'abc', path: 'x/y' })).toBe('/app/browse/x/y');
+  });
+
+  it('opens the invitations page with the invitation of a passed-on link filled in', () => {
+    const href = invitationHref('0b7f6c1e-1111-4222-8333-944445555666');
+    const url = new URL(href, 'http://localhost');
+    expect(parseRoute(url.pathname, url.search)).toEqual({
+      name: 'invitations',
+      id: '0b7f6c1e-1111-4222-8333-944445555666',
+    });
+    expect(parseRoute('/app/invitations')).toEqual({ name: 'invitations', id: null });
   });
 
   it('names the pages, and sends anything else to not-found', () => {

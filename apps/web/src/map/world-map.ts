@@ -1,6 +1,7 @@
 import { geoArea, geoGraticule10, geoNaturalEarth1, geoPath, type GeoPermissibleObjects } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import { boxOutline, boxPolygon, type Box, type Invert } from './bbox.js';
 import countries110m from 'world-atlas/countries-110m.json';
 
 /**
@@ -45,28 +46,52 @@ export interface MapColors {
   readonly feature: string;
 }
 
-/** Draws the world and `features` (their geometries, outlined and lightly filled) on `canvas`. */
+/**
+ * The area a focused map shows: the box with as much again on every side (at least 2°), so the
+ * footprint sits in its surroundings and still fills a good part of the map; clamped to the globe.
+ */
+export function focusArea(box: Box): Box {
+  const [west, south, east, north] = box;
+  const width = east >= west ? east - west : east + 360 - west;
+  const padX = Math.max(width, 2);
+  const padY = Math.max(north - south, 2);
+  return [
+    Math.max(-180, west - padX),
+    Math.max(-90, south - padY),
+    Math.min(180, west + width + padX),
+    Math.min(90, north + padY),
+  ];
+}
+
+/**
+ * Draws the world and `features` (their geometries, outlined and lightly filled) on `canvas`: the
+ * whole world, or the surroundings of `focus`; `outline` (a chosen box) dashed on top. Answers how to map a point of the canvas (CSS pixels)
+ * back to longitude and latitude, for selections drawn on it.
+ */
 export function drawWorld(
   canvas: HTMLCanvasElement,
   features: readonly MapFeature[],
   colors: MapColors,
-): void {
+  focus?: Box,
+  outline?: Box,
+): Invert {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
   const height = Math.round(width / 2);
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
   canvas.style.height = `${height}px`;
-  const context = canvas.getContext('2d');
-  if (!context) return;
-  context.scale(ratio, ratio);
   const projection = geoNaturalEarth1().fitExtent(
     [
       [4, 4],
       [width - 4, height - 4],
     ],
-    { type: 'Sphere' },
+    focus ? windForSphere(boxPolygon(focusArea(focus))) : { type: 'Sphere' },
   );
+  const invert: Invert = (x, y) => projection.invert?.([x, y]) ?? null;
+  const context = canvas.getContext('2d');
+  if (!context) return invert;
+  context.scale(ratio, ratio);
   const path = geoPath(projection, context);
 
   context.beginPath();
@@ -102,4 +127,14 @@ export function drawWorld(
     context.lineWidth = 1.5;
     context.stroke();
   }
+  if (outline) {
+    context.beginPath();
+    path(windForSphere(boxOutline(outline)));
+    context.setLineDash([6, 4]);
+    context.strokeStyle = colors.lines;
+    context.lineWidth = 1.5;
+    context.stroke();
+    context.setLineDash([]);
+  }
+  return invert;
 }

@@ -1,6 +1,6 @@
 import { geoArea } from 'd3-geo';
 import { describe, expect, it } from 'vitest';
-import { windForSphere } from './world-map.js';
+import { focusArea, windForSphere } from './world-map.js';
 
 describe('windForSphere', () => {
   // A bbox as GeoJSON writes it: exterior ring counterclockwise.
@@ -33,5 +33,15 @@ describe('windForSphere', () => {
   it('winds every polygon of a multipolygon', () => {
     const multi = { type: 'MultiPolygon' as const, coordinates: [alps.coordinates, alps.coordinates] };
     expect(geoArea(windForSphere(multi))).toBeLessThan(0.02);
+  });
+});
+
+describe('focusArea', () => {
+  it('pads a box by its own size on every side', () => {
+    expect(focusArea([0, 40, 10, 50])).toEqual([-10, 30, 20, 60]);
+  });
+
+  it('pads a tiny box by at least 2° and stays on the globe', () => {
+    expect(focusArea([179, 89, 179.5, 89.5])).toEqual([177, 87, 180, 90]);
   });
 });

@@ -49,12 +49,17 @@ export function AccountPage(props: { readonly session: SessionState }) {
     <section>
       <h1>{me.user.name}</h1>
       <p data-testid="account-email">{me.user.email}</p>
+      {/* Shares name a user or an organization by id: this is where a person finds theirs to pass on. */}
+      <p>
+        User id: <code data-testid="account-user-id">{me.user.id}</code>
+      </p>
       <h2>Organizations and roles</h2>
       <table data-testid="memberships">
         <thead>
           <tr>
             <th scope="col">Organization</th>
             <th scope="col">Role</th>
+            <th scope="col">Id</th>
             <th scope="col">Joined</th>
           </tr>
         </thead>
@@ -67,6 +72,9 @@ export function AccountPage(props: { readonly session: SessionState }) {
                 {membership.id === activeId ? ' — active' : ''}
               </td>
               <td data-testid="membership-role">{membership.role}</td>
+              <td>
+                <code data-testid="membership-id">{membership.id}</code>
+              </td>
               <td>{new Date(membership.joinedAt).toLocaleDateString()}</td>
             </tr>
           ))}

@@ -1,41 +1,68 @@
 import { stacItemCollectionSchema, stacItemSchema, type StacItem } from '@portal/contracts';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { request } from '../api/client.js';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { queryString, request } from '../api/client.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { Link } from '../components/link.js';
+import { locationStore, navigate } from '../lib/navigation.js';
 import { APP_BASE } from '../lib/routes.js';
-import type { SessionState } from '../session.js';
+import { useStore } from '../lib/store.js';
+import { boxOfSelection, boxParam, parseBoxParam, type Box, type Invert } from '../map/bbox.js';
+import { mapColorsOf } from '../map/map-colors.js';
 import type { MapFeature } from '../map/world-map.js';
+import type { SessionState } from '../session.js';
 
 /** The most items one map shows: the STAC search's largest page. */
 const MAP_LIMIT = 1000;
+const SEARCH = '/api/v1/stac/search';
 
-function colorsOf(element: HTMLElement) {
-  const style = getComputedStyle(element);
-  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+/** A rectangle being dragged, in CSS pixels of the canvas. */
+interface Drag {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+function pointIn(element: HTMLElement, event: PointerEvent): { x: number; y: number } {
+  const rect = element.getBoundingClientRect();
   return {
-    water: read('--panel', '#f4f6f8'),
-    land: read('--line', '#d9dee3'),
-    lines: read('--muted', '#5b6670'),
-    feature: read('--accent', '#0b5cad'),
+    x: Math.min(Math.max(event.clientX - rect.left, 0), rect.width),
+    y: Math.min(Math.max(event.clientY - rect.top, 0), rect.height),
   };
 }
 
 /**
  * The items the caller may read, where they are: their footprints (STAC search) over an offline
- * basemap. The renderer and the basemap load only when this page is opened.
+ * basemap. Dragging a rectangle on the map asks the search for the items in that box (`?bbox=` in the
+ * page's URL, so the view can be shared). The renderer and the basemap load only when this page opens.
  */
 export function MapPage(props: { readonly session: SessionState }) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const invert = useRef<Invert | null>(null);
   const [items, setItems] = useState<readonly StacItem[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [drawn, setDrawn] = useState(false);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const [typed, setTyped] = useState('');
+  const [typedInvalid, setTypedInvalid] = useState(false);
+  const location = useStore(locationStore);
+  const box = useMemo(
+    () => parseBoxParam(new URLSearchParams(location.search).get('bbox')),
+    [location.search],
+  );
+  const boxText = box ? boxParam(box) : null;
   const organizationId = props.session.view?.activeOrganization?.id ?? null;
+  const searchQuery = { limit: MAP_LIMIT, bbox: boxText ?? undefined };
 
   useEffect(() => {
     setItems(null);
-    request(stacItemCollectionSchema, 'GET', '/api/v1/stac/search', { query: { limit: MAP_LIMIT } })
+    setError(null);
+    let live = true;
+    request(stacItemCollectionSchema, 'GET', SEARCH, {
+      query: { limit: MAP_LIMIT, bbox: boxText ?? undefined },
+    })
       .then((collection) => {
+        if (!live) return;
         // Without `fields` every feature is a whole item; the schema also admits partial ones.
         setItems(
           collection.features.flatMap((feature) => {
@@ -44,8 +71,13 @@ export function MapPage(props: { readonly session: SessionState }) {
           }),
         );
       })
-      .catch(setError);
-  }, [organizationId]);
+      .catch((caught: unknown) => {
+        if (live) setError(caught);
+      });
+    return () => {
+      live = false;
+    };
+  }, [organizationId, boxText]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -57,7 +89,7 @@ export function MapPage(props: { readonly session: SessionState }) {
     const draw = async () => {
       const { drawWorld } = await import('../map/world-map.js');
       if (cancelled) return;
-      drawWorld(element, features, colorsOf(element));
+      invert.current = drawWorld(element, features, mapColorsOf(element), undefined, box ?? undefined);
       setDrawn(true);
     };
     draw().catch(setError);
@@ -69,24 +101,127 @@ export function MapPage(props: { readonly session: SessionState }) {
       cancelled = true;
       window.removeEventListener('resize', redraw);
     };
+    // `box` changes with `boxText`, which reloads `items`: the map is drawn again with the items.
   }, [items]);
+
+  useEffect(() => {
+    setTyped(boxText ?? '');
+  }, [boxText]);
+
+  function choose(chosen: Box | null) {
+    navigate(`${APP_BASE}/map${chosen ? `?bbox=${boxParam(chosen)}` : ''}`, { replace: true });
+  }
+
+  const stage = {
+    onPointerDown: (event: PointerEvent) => {
+      const element = canvas.current;
+      if (!element || event.button !== 0) return;
+      (event.currentTarget as HTMLElement).setPointerCapture(event.pointerId);
+      const { x, y } = pointIn(element, event);
+      setDrag({ x0: x, y0: y, x1: x, y1: y });
+    },
+    onPointerMove: (event: PointerEvent) => {
+      const element = canvas.current;
+      if (!element || drag === null) return;
+      const { x, y } = pointIn(element, event);
+      setDrag({ ...drag, x1: x, y1: y });
+    },
+    onPointerUp: (event: PointerEvent) => {
+      const element = canvas.current;
+      if (!element || drag === null) return;
+      const { x, y } = pointIn(element, event);
+      setDrag(null);
+      // A click (a few pixels at most) is not a selection.
+      if (Math.abs(x - drag.x0) < 4 || Math.abs(y - drag.y0) < 4 || invert.current === null) return;
+      const chosen = boxOfSelection(invert.current, drag.x0, drag.y0, x, y);
+      if (chosen) choose(chosen);
+    },
+  };
 
   return (
     <section class="map" data-testid="map">
       <h1>Map</h1>
+      <p class="hint">Drag a rectangle on the map to show only the items in it.</p>
       <ErrorMessage error={error} />
-      <canvas
-        ref={canvas}
-        class="world"
-        role="img"
-        aria-label={`World map with the footprints of ${items?.length ?? 0} items`}
-        data-testid="map-canvas"
-        data-drawn={drawn ? 'true' : 'false'}
-      />
+      <div class="map-stage" {...stage}>
+        <canvas
+          ref={canvas}
+          class="world"
+          role="img"
+          aria-label={`World map with the footprints of ${items?.length ?? 0} items`}
+          data-testid="map-canvas"
+          data-drawn={drawn ? 'true' : 'false'}
+        />
+        {drag ? (
+          <div
+            class="map-selection"
+            data-testid="map-selection"
+            style={{
+              left: `${Math.min(drag.x0, drag.x1)}px`,
+              top: `${Math.min(drag.y0, drag.y1)}px`,
+              width: `${Math.abs(drag.x1 - drag.x0)}px`,
+              height: `${Math.abs(drag.y1 - drag.y0)}px`,
+            }}
+          />
+        ) : null}
+      </div>
+      {/* The same box typed in, for keyboards and for exact numbers. */}
+      <form
+        class="inline-form"
+        data-testid="map-box-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const parsed = parseBoxParam(typed.replace(/\s+/g, ''));
+          setTypedInvalid(parsed === null);
+          if (parsed) choose(parsed);
+        }}
+      >
+        <div class={typedInvalid ? 'field invalid' : 'field'}>
+          <label for="map-box-input">Box (west, south, east, north)</label>
+          <input
+            id="map-box-input"
+            value={typed}
+            placeholder="5.9,45.8,10.5,47.8"
+            aria-invalid={typedInvalid ? true : undefined}
+            aria-describedby={typedInvalid ? 'map-box-message' : undefined}
+            onInput={(event) => {
+              setTyped(event.currentTarget.value);
+            }}
+          />
+          {typedInvalid ? (
+            <span class="field-error" id="map-box-message" data-testid="error-box">
+              must be four numbers: west and east from -180 to 180, south up to north from -90 to 90
+            </span>
+          ) : null}
+        </div>
+        <button type="submit">Show the box</button>
+      </form>
+      {box ? (
+        <p class="actions" data-testid="map-box">
+          <span>
+            In the box <code data-testid="map-bbox">{boxText}</code> (west, south, east, north)
+          </span>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              choose(null);
+            }}
+          >
+            Show everywhere
+          </button>
+          <a href={`${SEARCH}${queryString(searchQuery)}`} data-testid="map-search-link">
+            This search in the STAC API
+          </a>
+        </p>
+      ) : null}
       {items === null ? (
         <p aria-busy="true">Loading…</p>
       ) : items.length === 0 ? (
-        <p class="empty">No items with a place yet.</p>
+        <p class="empty" data-testid="map-empty">
+          {box ? 'No items in this box.' : 'No items with a place yet.'}
+        </p>
       ) : (
         <>
           <p data-testid="map-count">
