@@ -1,4 +1,5 @@
 import { messageOf } from '../api/client.js';
+import type { FormErrors } from '../lib/form-errors.js';
 
 /** An API refusal in the API's own words; `role="alert"` so a screen reader says it at once. */
 export function ErrorMessage(props: { readonly error: unknown }) {
@@ -8,4 +9,13 @@ export function ErrorMessage(props: { readonly error: unknown }) {
       {messageOf(props.error)}
     </p>
   );
+}
+
+/** A form's refusal that belongs to no field, in the same place and words as `ErrorMessage`. */
+export function FormMessage(props: { readonly errors: FormErrors }) {
+  return props.errors.form ? (
+    <p class="error" role="alert" data-testid="error">
+      {props.errors.form}
+    </p>
+  ) : null;
 }

@@ -7,6 +7,7 @@ import {
 import { useState } from 'preact/hooks';
 import { createCatalog, createCollection, updatePortalItem } from '../api/endpoints.js';
 import { errorsOf, noErrors, validate, type FormErrors } from '../lib/form-errors.js';
+import { FormMessage } from './error-message.js';
 import { Field } from './field.js';
 import { LinksEditor, linksOf, type LinkDraft } from './links-editor.js';
 
@@ -29,19 +30,84 @@ function keywordsOf(text: string): string[] {
     .filter((keyword) => keyword !== '');
 }
 
-function FormMessage(props: { readonly errors: FormErrors }) {
-  return props.errors.form ? (
-    <p class="error" role="alert" data-testid="error">
-      {props.errors.form}
-    </p>
-  ) : null;
-}
-
 /**
  * Create a catalog or a collection under `parentId` (none: the root level). The body is checked with
  * the contract's create schema before it is sent, so every message appears at its field; what only
  * the API can tell (a parent deleted meanwhile, a missing right) comes back in its own words.
  */
+interface DraftProps {
+  readonly draft: Draft;
+  readonly errors: FormErrors;
+  readonly onDraft: (draft: Draft) => void;
+}
+
+function setter(props: DraftProps) {
+  return (name: 'title' | 'description' | 'license' | 'keywords') => (value: string) => {
+    props.onDraft({ ...props.draft, [name]: value });
+  };
+}
+
+/** Title and description: the first fields of both forms. */
+function TextFields(props: DraftProps) {
+  const { draft, errors } = props;
+  const set = setter(props);
+  return (
+    <>
+      <Field
+        label="Title"
+        name="title"
+        value={draft.title}
+        onValue={set('title')}
+        error={errors.fields['title']}
+      />
+      <Field
+        label="Description"
+        name="description"
+        multiline
+        value={draft.description}
+        onValue={set('description')}
+        error={errors.fields['description']}
+      />
+    </>
+  );
+}
+
+/** A collection's license and keywords (`collection`), then the links: the last fields of both forms. */
+function DetailFields(props: DraftProps & { readonly collection: boolean }) {
+  const { draft, errors } = props;
+  const set = setter(props);
+  return (
+    <>
+      {props.collection ? (
+        <>
+          <Field
+            label="License"
+            name="license"
+            value={draft.license}
+            onValue={set('license')}
+            error={errors.fields['license']}
+          />
+          <Field
+            label="Keywords"
+            name="keywords"
+            value={draft.keywords}
+            onValue={set('keywords')}
+            hint="Comma-separated."
+            error={Object.entries(errors.fields).find(([path]) => path.startsWith('keywords'))?.[1]}
+          />
+        </>
+      ) : null}
+      <LinksEditor
+        links={draft.links}
+        onChange={(links) => {
+          props.onDraft({ ...draft, links });
+        }}
+        errors={errors.fields}
+      />
+    </>
+  );
+}
+
 export function CreateContainerForm(props: {
   readonly kind: ContainerKind;
   readonly parentId: string | null;
@@ -58,9 +124,6 @@ export function CreateContainerForm(props: {
   });
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
-  const set = (name: 'title' | 'description' | 'license' | 'keywords') => (value: string) => {
-    setDraft({ ...draft, [name]: value });
-  };
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -110,21 +173,7 @@ export function CreateContainerForm(props: {
       }}
     >
       <h2>New {props.kind}</h2>
-      <Field
-        label="Title"
-        name="title"
-        value={draft.title}
-        onValue={set('title')}
-        error={errors.fields['title']}
-      />
-      <Field
-        label="Description"
-        name="description"
-        multiline
-        value={draft.description}
-        onValue={set('description')}
-        error={errors.fields['description']}
-      />
+      <TextFields draft={draft} errors={errors} onDraft={setDraft} />
       <div class="field">
         <label for="visibility">Visibility</label>
         <select
@@ -140,31 +189,11 @@ export function CreateContainerForm(props: {
           <option value="public">Public</option>
         </select>
       </div>
-      {props.kind === 'collection' ? (
-        <>
-          <Field
-            label="License"
-            name="license"
-            value={draft.license}
-            onValue={set('license')}
-            error={errors.fields['license']}
-          />
-          <Field
-            label="Keywords"
-            name="keywords"
-            value={draft.keywords}
-            onValue={set('keywords')}
-            hint="Comma-separated."
-            error={Object.entries(errors.fields).find(([path]) => path.startsWith('keywords'))?.[1]}
-          />
-        </>
-      ) : null}
-      <LinksEditor
-        links={draft.links}
-        onChange={(links) => {
-          setDraft({ ...draft, links });
-        }}
-        errors={errors.fields}
+      <DetailFields
+        draft={draft}
+        errors={errors}
+        onDraft={setDraft}
+        collection={props.kind === 'collection'}
       />
       <FormMessage errors={errors} />
       <div class="actions">
@@ -208,9 +237,6 @@ export function EditObjectForm(props: {
   // The revision the draft started from: a live refresh of the record must not move it, or a change
   // made meanwhile would be overwritten instead of refused.
   const [baseRevision] = useState(record.revision);
-  const set = (name: 'title' | 'description' | 'license' | 'keywords') => (value: string) => {
-    setDraft({ ...draft, [name]: value });
-  };
   const isCollection = record.kind === 'collection';
 
   async function submit(event: Event) {
@@ -249,47 +275,8 @@ export function EditObjectForm(props: {
       }}
     >
       <h2>Edit {record.kind}</h2>
-      <Field
-        label="Title"
-        name="title"
-        value={draft.title}
-        onValue={set('title')}
-        error={errors.fields['title']}
-      />
-      <Field
-        label="Description"
-        name="description"
-        multiline
-        value={draft.description}
-        onValue={set('description')}
-        error={errors.fields['description']}
-      />
-      {isCollection ? (
-        <>
-          <Field
-            label="License"
-            name="license"
-            value={draft.license}
-            onValue={set('license')}
-            error={errors.fields['license']}
-          />
-          <Field
-            label="Keywords"
-            name="keywords"
-            value={draft.keywords}
-            onValue={set('keywords')}
-            hint="Comma-separated."
-            error={Object.entries(errors.fields).find(([path]) => path.startsWith('keywords'))?.[1]}
-          />
-        </>
-      ) : null}
-      <LinksEditor
-        links={draft.links}
-        onChange={(links) => {
-          setDraft({ ...draft, links });
-        }}
-        errors={errors.fields}
-      />
+      <TextFields draft={draft} errors={errors} onDraft={setDraft} />
+      <DetailFields draft={draft} errors={errors} onDraft={setDraft} collection={isCollection} />
       <FormMessage errors={errors} />
       <div class="actions">
         <button type="submit" disabled={busy}>

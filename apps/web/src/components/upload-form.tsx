@@ -4,6 +4,7 @@ import { createItem } from '../api/endpoints.js';
 import { errorsOf, noErrors, validate, type FormErrors } from '../lib/form-errors.js';
 import { startUpload } from '../upload/manager.js';
 import { choosePartSize } from '../upload/plan.js';
+import { FormMessage } from './error-message.js';
 import { DropZone } from './drop-zone.js';
 import { Field } from './field.js';
 
@@ -98,11 +99,7 @@ export function UploadForm(props: {
         onValue={setDescription}
         error={errors.fields['description']}
       />
-      {errors.form ? (
-        <p class="error" role="alert" data-testid="error">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormMessage errors={errors} />
       <div class="actions">
         <button type="submit" disabled={busy}>
           Upload

@@ -1,6 +1,7 @@
 import { signInBodySchema } from '@portal/contracts';
 import { useState } from 'preact/hooks';
 import { signIn } from '../api/endpoints.js';
+import { FormMessage } from '../components/error-message.js';
 import { Field } from '../components/field.js';
 import { Link } from '../components/link.js';
 import { errorsOf, noErrors, validate, type FormErrors } from '../lib/form-errors.js';
@@ -62,11 +63,7 @@ export function SignInPage(props: { readonly next: string | null }) {
           onValue={set('password')}
           error={errors.fields['password']}
         />
-        {errors.form ? (
-          <p class="error" role="alert" data-testid="error">
-            {errors.form}
-          </p>
-        ) : null}
+        <FormMessage errors={errors} />
         <button type="submit" disabled={busy}>
           Sign in
         </button>

@@ -1,6 +1,7 @@
 import { signUpBodySchema } from '@portal/contracts';
 import { useState } from 'preact/hooks';
 import { signUp } from '../api/endpoints.js';
+import { FormMessage } from '../components/error-message.js';
 import { Field } from '../components/field.js';
 import { Link } from '../components/link.js';
 import { errorsOf, noErrors, validate, type FormErrors } from '../lib/form-errors.js';
@@ -72,11 +73,7 @@ export function SignUpPage() {
           error={errors.fields['password']}
           hint="At least 8 characters."
         />
-        {errors.form ? (
-          <p class="error" role="alert" data-testid="error">
-            {errors.form}
-          </p>
-        ) : null}
+        <FormMessage errors={errors} />
         <button type="submit" disabled={busy}>
           Sign up
         </button>
