@@ -28,6 +28,11 @@ export function useProjector(database: { readonly pool: Pool; readonly connectio
       max: 4,
       applicationName: 'projector-test',
     });
+    // As the projector's own pool does (resources.ts): a dropped idle connection is discarded, not an
+    // unhandled 'error' event (a test database dropped WITH (FORCE) ends them).
+    pool.on('error', (error) => {
+      log.debug({ err: error }, 'idle database connection failed');
+    });
     store = new PostgresEventStore(pool, { pollIntervalMs: 100 });
     running = runProjector({
       pool,
