@@ -64,6 +64,11 @@ export function summarizeTestRun({ report, exitCode, root }: SummaryInput): stri
   const files = `${report.testResults.length} test files, ${failedFiles.length} failed`;
   const lines = [`${files}; tests: ${tests.join(', ')}`];
   if (failedFiles.length > 0) lines.push('failed files:', ...failedFiles);
+  if (exitCode !== 0 && failed === 0 && failedFiles.length === 0) {
+    // Errors thrown outside any test (an unhandled rejection, an 'error' event nobody listens to) fail
+    // the run but no test: the count line alone would read as a success.
+    lines.push('the run FAILED with no failed test: vitest reported errors outside the tests (see above)');
+  }
   if (exitCode !== 0) lines.push(`vitest exited with code ${exitCode}`);
   return lines;
 }

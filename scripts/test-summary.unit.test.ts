@@ -71,9 +71,10 @@ describe('summarizeTestRun', () => {
     expect(lines).toContain('  f.test.ts: 2 tests failed');
   });
 
-  it('prints the exit code of a run that failed without a failed file or test', () => {
+  it('says the run failed when it failed without a failed file or test (errors outside the tests)', () => {
     expect(summary([file('a.test.ts', { tests: ['passed'] })], 1)).toEqual([
       '1 test files, 0 failed; tests: 1 passed, 0 failed, 0 skipped',
+      'the run FAILED with no failed test: vitest reported errors outside the tests (see above)',
       'vitest exited with code 1',
     ]);
   });
