@@ -1,4 +1,5 @@
 import type { PortalKind } from '@portal/domain';
+import { BoundedMap } from '@portal/platform';
 
 /**
  * The kind of each object this process has found, by id. An object's kind is fixed when it is created
@@ -6,17 +7,11 @@ import type { PortalKind } from '@portal/domain';
  * its one stream instead of one stream per candidate kind (a parent of unknown kind is three reads, a
  * known one is one). Deletes keep the stream, so nothing is ever forgotten for being wrong, only for room.
  */
-const CAPACITY = 50_000;
-const kinds = new Map<string, PortalKind>();
+// When full, the oldest entry goes first: a pipeline's hot parents are re-learned with one read.
+const kinds = new BoundedMap<string, PortalKind>(50_000);
 
 export function rememberKind(id: string, kind: PortalKind): void {
-  if (kinds.has(id)) return;
-  if (kinds.size >= CAPACITY) {
-    // The oldest entry goes first: a pipeline's hot parents are re-learned with one read.
-    const oldest = kinds.keys().next();
-    if (!oldest.done) kinds.delete(oldest.value);
-  }
-  kinds.set(id, kind);
+  if (!kinds.has(id)) kinds.set(id, kind);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EventStore, PortalKind } from '@portal/domain';
+import { BoundedMap } from '@portal/platform';
 import { loadObject } from './object-repository.js';
 
 /**
@@ -7,9 +8,11 @@ import { loadObject } from './object-repository.js';
  * the parent's organization once.
  */
 export class OrganizationDirectory {
-  private readonly known = new Map<string, string | null>();
+  private readonly known: BoundedMap<string, string | null>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.known = new BoundedMap(capacity);
+  }
 
   /** `undefined` when no catalog or collection has this id (yet). */
   async organizationOf(store: EventStore, id: string): Promise<string | null | undefined> {
@@ -18,10 +21,6 @@ export class OrganizationDirectory {
     const object = await loadObject(store, id, containerKinds);
     if (!object) return undefined;
     const { orgId } = object.state.access;
-    if (this.known.size >= this.capacity) {
-      const oldest = this.known.keys().next();
-      if (!oldest.done) this.known.delete(oldest.value);
-    }
     this.known.set(id, orgId);
     return orgId;
   }

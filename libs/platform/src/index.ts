@@ -18,6 +18,7 @@ export {
 export { SecretBox, SecretBoxError, SECRET_KEY_BYTES } from './secret-box.js';
 export { openWebhookSecret, webhookSecretBox, webhookSecretContext } from './webhook-secret-key.js';
 export { nameHash } from './name-hash.js';
+export { BoundedMap } from './bounded-map.js';
 export { announceIdentityChange, IDENTITY_CHANGED_CHANNEL } from './identity-signal.js';
 export {
   Counter,

@@ -1,8 +1,8 @@
+import { BoundedMap } from '@portal/platform';
 import type { AuthenticatedApiKey } from './api-key-store.js';
 
 /** An answer is trusted this long at most, even if no signal of a change reached this process. */
 const MAX_AGE_MS = 10_000;
-const CAPACITY = 10_000;
 
 interface Entry {
   readonly key: AuthenticatedApiKey;
@@ -25,7 +25,7 @@ interface Entry {
  * guessing fills no memory.
  */
 export class ApiKeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(10_000);
   /** Bumped by every clear: an answer read before a clear must not be stored after it. */
   private generation = 0;
 
@@ -50,10 +50,6 @@ export class ApiKeyCache {
 
   store(digest: string, key: AuthenticatedApiKey, ticket: number): void {
     if (ticket !== this.generation) return;
-    if (this.entries.size >= CAPACITY) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(digest, { key, storedAt: this.now() });
   }
 
