@@ -5,10 +5,11 @@
  */
 import { startBenchStack } from './support/bench-stack.js';
 import { ingestModes } from './ingest/create-load.js';
-import { printIngestTable } from './ingest/ingest-report.js';
+import { printIngestCpuTable, printIngestTable } from './ingest/ingest-report.js';
 import { ingestOptionSpecs, readIngestOptions } from './ingest/ingest-options.js';
 import { runIngest } from './ingest/run-ingest.js';
 import { readOptions } from './support/options.js';
+import { stackAppPids } from './support/process-breakdown.js';
 import { useTestServiceDefaults } from './support/services.js';
 import { printJsonLine } from './support/table.js';
 
@@ -24,8 +25,9 @@ log(
 );
 const stack = await startBenchStack(stackEnv);
 try {
-  const results = await runIngest(stack, ingest, log);
+  const results = await runIngest({ ...stack, appPids: stackAppPids(stack) }, ingest, log);
   printIngestTable(results);
+  printIngestCpuTable(results);
   printJsonLine('ingest', { options: { ...ingest, ...stackEnv }, runs: results });
 } finally {
   await stack.stop();

@@ -4,7 +4,7 @@
  * Usage: npx tsx bench/run-all.ts [--replay] [--events 200000] [ingest and ceiling options]
  */
 import { startBenchStack } from './support/bench-stack.js';
-import { printIngestTable } from './ingest/ingest-report.js';
+import { printIngestCpuTable, printIngestTable } from './ingest/ingest-report.js';
 import { ingestOptionSpecs, readIngestOptions } from './ingest/ingest-options.js';
 import { runIngest } from './ingest/run-ingest.js';
 import { ceilingOptionSpecs, readCeilingOptions } from './pg-ceiling/ceiling-options.js';
@@ -15,6 +15,7 @@ import { readReplayOptions, replayOptionSpecs } from './replay/replay-options.js
 import { runReplay, type ReplayOutcome } from './replay/run-replay.js';
 import { compareWithCeiling, printComparison } from './support/comparison.js';
 import { isOn, readOptions } from './support/options.js';
+import { stackAppPids } from './support/process-breakdown.js';
 import { useTestServiceDefaults } from './support/services.js';
 import { printJsonLine } from './support/table.js';
 
@@ -36,7 +37,7 @@ const stack = await startBenchStack(stackEnv);
 let ingestResults;
 let ceilingResults;
 try {
-  ingestResults = await runIngest(stack, ingest, log);
+  ingestResults = await runIngest({ ...stack, appPids: stackAppPids(stack) }, ingest, log);
   log(`pg ceiling: ${ceilingOptions.inserts} inserts with ${ceilingOptions.clients.join(', ')} clients`);
   // In the stack's own database while its apps sit idle: the server, disk and load of the ingest run.
   ceilingResults = await runPgCeiling(stack.databaseUrl, ceilingOptions);
@@ -47,6 +48,7 @@ let replay: ReplayOutcome | null = null;
 if (replayOptions) replay = await runReplay(replayOptions, log);
 
 printIngestTable(ingestResults);
+printIngestCpuTable(ingestResults);
 printCeilingTable(ceilingResults);
 const comparison = compareWithCeiling(ingestResults, ceilingResults);
 printComparison(comparison);

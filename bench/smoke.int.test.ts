@@ -75,7 +75,24 @@ const smokes: readonly Smoke[] = [
     script: 'bench/ingest.ts',
     args: ['--creates', '20', '--clients', '2', '--modes', 'async', '--warmup', '0', '--parents', '1'],
     bench: 'ingest',
-    expected: { runs: [{ mode: 'async', clients: 2, creates: 20, failed: 0, createsPerSecond: rate }] },
+    expected: {
+      runs: [
+        {
+          mode: 'async',
+          clients: 2,
+          creates: 20,
+          failed: 0,
+          createsPerSecond: rate,
+          breakdown: { cores: rate, cpuSeconds: { api: rate, projector: rate, postgres: rate, other: rate } },
+        },
+      ],
+    },
+    agreeing: (result: { runs: readonly { breakdown: { cpuSeconds: { api: number } } }[] }) =>
+      result.runs.map((run) => [
+        'the API process was found and used CPU',
+        run.breakdown.cpuSeconds.api > 0,
+        true,
+      ]),
   },
   {
     script: 'bench/bulk-ingest.ts',

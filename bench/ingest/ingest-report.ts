@@ -1,4 +1,5 @@
 import { printTable } from '../support/table.js';
+import { cpuComponents, type CpuBreakdown } from '../support/process-breakdown.js';
 import type { IngestResult } from './run-ingest.js';
 
 export function printIngestTable(results: readonly IngestResult[]): void {
@@ -38,5 +39,31 @@ export function printIngestTable(results: readonly IngestResult[]): void {
       `${Math.round(r.cpu.machineBusyPercent)}%`,
       `${Math.round(r.cpu.benchProcessPercent)}%`,
     ]),
+  );
+}
+
+/**
+ * Where the two cores went for each run, in CPU milliseconds per create: the figure that says which
+ * part of the service holds ingest back on this machine, and what a create costs end to end.
+ */
+export function printIngestCpuTable(results: readonly IngestResult[]): void {
+  const measured = results.filter((r) => r.breakdown !== null);
+  if (measured.length === 0) return;
+  printTable(
+    'CPU per create by process (ms of CPU per create, first request until projected; "postgres" is the whole cluster, "other" the rest of the machine; "idle" is the share of all cores left unused)',
+    ['mode', 'clients', ...cpuComponents, 'total', 'idle'],
+    measured.map((r) => {
+      const breakdown = r.breakdown as CpuBreakdown;
+      const perCreate = (seconds: number): number => (1000 * seconds) / r.creates;
+      const total = cpuComponents.reduce((sum, name) => sum + breakdown.cpuSeconds[name], 0);
+      const capacity = breakdown.wallSeconds * breakdown.cores;
+      return [
+        r.mode,
+        r.clients,
+        ...cpuComponents.map((name) => perCreate(breakdown.cpuSeconds[name])),
+        perCreate(total),
+        `${Math.round((100 * breakdown.idleSeconds) / capacity)}%`,
+      ];
+    }),
   );
 }

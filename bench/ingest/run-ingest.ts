@@ -1,5 +1,6 @@
 import { comparePositions, parsePosition, type Position } from '@portal/domain';
 import { cpuSince, markCpu, type CpuShare } from '../support/cpu.js';
+import { markCpuBreakdown, type AppPids, type CpuBreakdown } from '../support/process-breakdown.js';
 import { analyzeDatabasePeriodically } from '../support/periodic-analyze.js';
 import { pipelineKeyAt } from '../../test/support/pipeline-key.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
@@ -39,6 +40,11 @@ export interface IngestResult {
   readonly projectorBatches: number;
   /** While the clients were sending. */
   readonly cpu: CpuShare;
+  /**
+   * CPU seconds by process, from the first request until the projector had applied the last create
+   * (so async mode's projection counts too); null when the app processes were not found.
+   */
+  readonly breakdown: CpuBreakdown | null;
 }
 
 const PROJECTION_DEADLINE_MS = 180_000;
@@ -46,6 +52,8 @@ const PROJECTION_DEADLINE_MS = 180_000;
 interface Target {
   readonly baseUrl: string;
   readonly databaseUrl: string;
+  /** The stack's processes, for the CPU breakdown; without them there is none. */
+  readonly appPids?: AppPids;
 }
 
 function newestPosition(samples: readonly CreateSample[]): Position | null {
@@ -87,13 +95,19 @@ async function createParentCatalogs(
   return ids;
 }
 
-async function measure(plan: LoadPlan, arrivals: ProjectionArrivals): Promise<IngestResult> {
+async function measure(
+  plan: LoadPlan,
+  arrivals: ProjectionArrivals,
+  appPids: AppPids | undefined,
+): Promise<IngestResult> {
   const batchesBefore = arrivals.count;
+  const endBreakdown = appPids ? markCpuBreakdown(appPids) : null;
   const cpuMark = markCpu();
   const { samples, startedAt, endedAt } = await runCreateLoad(plan);
   const cpu = cpuSince(cpuMark);
   const newest = newestPosition(samples);
   if (newest) await arrivals.waitFor(newest, PROJECTION_DEADLINE_MS);
+  const breakdown = endBreakdown ? endBreakdown() : null;
   const projectorBatches = arrivals.count - batchesBefore;
   const success = plan.mode === 'async' ? 202 : 201;
   let lastProjectedAt = endedAt;
@@ -121,6 +135,7 @@ async function measure(plan: LoadPlan, arrivals: ProjectionArrivals): Promise<In
     appendToProjectedMs: summarize(lags),
     projectorBatches,
     cpu,
+    breakdown,
   };
 }
 
@@ -151,13 +166,21 @@ export async function runIngest(
     });
     if (options.warmup > 0) {
       progress(`warm-up: ${options.warmup} creates`);
-      await measure(plan('projected', Math.max(...options.clients), options.warmup, 'warmup'), arrivals);
+      await measure(
+        plan('projected', Math.max(...options.clients), options.warmup, 'warmup'),
+        arrivals,
+        target.appPids,
+      );
     }
     const results: IngestResult[] = [];
     for (const mode of options.modes) {
       for (const clients of options.clients) {
         progress(`ingest: ${options.creates} creates, ${mode}, ${clients} clients`);
-        const result = await measure(plan(mode, clients, options.creates, `${mode}-${clients}`), arrivals);
+        const result = await measure(
+          plan(mode, clients, options.creates, `${mode}-${clients}`),
+          arrivals,
+          target.appPids,
+        );
         progress(
           `  ${Math.round(result.createsPerSecond)} creates/s, http p50 ${result.httpMs.p50.toFixed(1)} ms, ` +
             `append→projected p50 ${result.appendToProjectedMs.p50.toFixed(1)} ms`,
