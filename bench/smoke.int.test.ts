@@ -185,7 +185,12 @@ const smokes: readonly Smoke[] = [
       projectedObjects: 800,
       build: { eventsPerSecond: rate },
       views: expect.arrayContaining([
-        expect.objectContaining({ view: expect.any(String) as unknown }),
+        expect.objectContaining({
+          view: expect.any(String) as unknown,
+          http: expect.objectContaining({
+            cpuMsPerRequest: expect.objectContaining({ api: rate }) as unknown,
+          }) as unknown,
+        }),
       ]) as unknown,
     },
   },

@@ -1,4 +1,5 @@
 import { cpuSince, markCpu } from '../support/cpu.js';
+import { cpuMsPer, markCpuBreakdown, type AppPids, type CpuBreakdown } from '../support/process-breakdown.js';
 import { perSecond, summarize, type LatencySummary } from '../support/stats.js';
 
 /** One request (HTTP or SQL); resolves `false` for an answer that is not the expected one. */
@@ -10,6 +11,11 @@ export interface LoadResult {
   readonly failed: number;
   readonly machineBusyPercent: number;
   readonly benchProcessPercent: number;
+  /**
+   * CPU milliseconds per request of each process (the API, PostgreSQL, the bench…) in the window;
+   * null when no request was sent in it.
+   */
+  readonly cpuMsPerRequest: ReturnType<typeof cpuMsPer> | null;
 }
 
 /**
@@ -18,7 +24,13 @@ export interface LoadResult {
  */
 export async function runClosedLoop(
   probe: Probe,
-  options: { readonly clients: number; readonly warmupMs: number; readonly durationMs: number },
+  options: {
+    readonly clients: number;
+    readonly warmupMs: number;
+    readonly durationMs: number;
+    /** The service's processes, so their CPU is told apart from PostgreSQL's and the bench's. */
+    readonly apps?: AppPids;
+  },
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let failed = 0;
@@ -28,6 +40,7 @@ export async function runClosedLoop(
   const measureFrom = startedAt + options.warmupMs;
   const measureUntil = measureFrom + options.durationMs;
   let cpu = markCpu();
+  let endBreakdown: (() => CpuBreakdown) | null = null;
   let cpuMarked = false;
   const client = async (): Promise<void> => {
     for (;;) {
@@ -36,6 +49,7 @@ export async function runClosedLoop(
       if (!cpuMarked && sentAt >= measureFrom) {
         cpuMarked = true;
         cpu = markCpu();
+        endBreakdown = markCpuBreakdown(options.apps ?? {});
       }
       let ok: boolean;
       try {
@@ -52,6 +66,7 @@ export async function runClosedLoop(
   };
   await Promise.all(Array.from({ length: options.clients }, client));
   const share = cpuSince(cpu);
+  const breakdown = (endBreakdown as (() => CpuBreakdown) | null)?.() ?? null;
   return {
     latency: summarize(latencies),
     // Requests sent in the window, over the time until the last of them answered.
@@ -61,5 +76,6 @@ export async function runClosedLoop(
     ),
     failed,
     ...share,
+    cpuMsPerRequest: breakdown ? cpuMsPer(breakdown, latencies.length + failed) : null,
   };
 }

@@ -36,8 +36,22 @@ export function printBrowserTables(outcome: BrowserBenchOutcome): void {
     [build.tenthRates],
   );
   printTable(
-    'Views under load: HTTP (the API) and the same SQL straight through pg (the ceiling for the HTTP layer)',
-    ['view', 'via', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'failed', 'cpu busy'],
+    'Views under load: HTTP (the API) and the same SQL straight through pg (the ceiling for the HTTP layer); CPU columns in ms per request',
+    [
+      'view',
+      'via',
+      'req/s',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'max ms',
+      'failed',
+      'cpu busy',
+      'api cpu',
+      'pg cpu',
+      'bench cpu',
+      'cpu/req',
+    ],
     outcome.views.flatMap((result) =>
       (['http', 'sql'] as const).map((via) => {
         const run = result[via];
@@ -51,6 +65,11 @@ export function printBrowserTables(outcome: BrowserBenchOutcome): void {
           run.latency.max,
           run.failed,
           `${Math.round(run.machineBusyPercent)}%`,
+          // Milliseconds of CPU per request: where the two cores go, and so the rate they allow.
+          run.cpuMsPerRequest?.api ?? Number.NaN,
+          run.cpuMsPerRequest?.postgres ?? Number.NaN,
+          run.cpuMsPerRequest?.bench ?? Number.NaN,
+          run.cpuMsPerRequest?.total ?? Number.NaN,
         ];
       }),
     ),

@@ -126,7 +126,13 @@ async function measureViews(
   try {
     const targets = generator.targets();
     const childCursors = await childPageCursors(baseUrl, targets.wideNodeId);
-    const load = { clients: options.clients, warmupMs: options.warmupMs, durationMs: options.durationMs };
+    const apiPids = apis.flatMap(({ app }) => (app.child.pid === undefined ? [] : [app.child.pid]));
+    const load = {
+      clients: options.clients,
+      warmupMs: options.warmupMs,
+      durationMs: options.durationMs,
+      apps: { api: apiPids },
+    };
     const results: ViewResult[] = [];
     for (const view of views({
       baseUrls,

@@ -1,5 +1,5 @@
 import { printTable } from '../support/table.js';
-import { cpuComponents, type CpuBreakdown } from '../support/process-breakdown.js';
+import { cpuComponents, cpuMsPer, type CpuBreakdown } from '../support/process-breakdown.js';
 import type { IngestResult } from './run-ingest.js';
 
 export function printIngestTable(results: readonly IngestResult[]): void {
@@ -54,14 +54,13 @@ export function printIngestCpuTable(results: readonly IngestResult[]): void {
     ['mode', 'clients', ...cpuComponents, 'total', 'idle'],
     measured.map((r) => {
       const breakdown = r.breakdown as CpuBreakdown;
-      const perCreate = (seconds: number): number => (1000 * seconds) / r.creates;
-      const total = cpuComponents.reduce((sum, name) => sum + breakdown.cpuSeconds[name], 0);
+      const perCreate = cpuMsPer(breakdown, r.creates);
       const capacity = breakdown.wallSeconds * breakdown.cores;
       return [
         r.mode,
         r.clients,
-        ...cpuComponents.map((name) => perCreate(breakdown.cpuSeconds[name])),
-        perCreate(total),
+        ...cpuComponents.map((name) => perCreate[name]),
+        perCreate.total,
         `${Math.round((100 * breakdown.idleSeconds) / capacity)}%`,
       ];
     }),

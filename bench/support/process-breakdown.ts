@@ -14,11 +14,10 @@ export const cpuComponents = [
 ] as const;
 export type CpuComponent = (typeof cpuComponents)[number];
 
-export interface AppPids {
-  readonly api: number;
-  readonly projector: number;
-  readonly uploadWorker: number;
-}
+type AppComponent = 'api' | 'projector' | 'uploadWorker';
+
+/** The service's processes by part; a bench that runs only the API names only its processes. */
+export type AppPids = Partial<Record<AppComponent, readonly number[]>>;
 
 export interface CpuBreakdown {
   readonly wallSeconds: number;
@@ -59,10 +58,11 @@ function machineTicks(): { busy: number; idle: number } {
   return { busy: total - idle, idle };
 }
 
+const appComponents: readonly AppComponent[] = ['api', 'projector', 'uploadWorker'];
+
 function componentOf(pid: number, command: string, apps: AppPids): CpuComponent | null {
-  if (pid === apps.api) return 'api';
-  if (pid === apps.projector) return 'projector';
-  if (pid === apps.uploadWorker) return 'uploadWorker';
+  const app = appComponents.find((component) => apps[component]?.includes(pid));
+  if (app) return app;
   if (pid === process.pid) return 'bench';
   // The whole cluster: backends of this stack, and the writers and checkpointer they keep busy.
   if (command === 'postgres') return 'postgres';
@@ -88,6 +88,22 @@ function snapshot(apps: AppPids): Snapshot {
     if (component) processes.set(pid, { component, ticks: times.ticks });
   }
   return { at: performance.now(), machine: machineTicks(), processes };
+}
+
+/** CPU milliseconds per request (or per create) of each component, and of all of them together. */
+export function cpuMsPer(
+  breakdown: CpuBreakdown,
+  count: number,
+): Readonly<Record<CpuComponent | 'total', number>> {
+  const per = (seconds: number): number => (count > 0 ? (1000 * seconds) / count : Number.NaN);
+  const total = cpuComponents.reduce((sum, name) => sum + breakdown.cpuSeconds[name], 0);
+  return {
+    ...(Object.fromEntries(cpuComponents.map((name) => [name, per(breakdown.cpuSeconds[name])])) as Record<
+      CpuComponent,
+      number
+    >),
+    total: per(total),
+  };
 }
 
 /**
@@ -131,8 +147,8 @@ export function stackAppPids(stack: {
     return pid;
   };
   return {
-    api: pidOn('API', stack.baseUrl),
-    projector: pidOn('projector', stack.metricsUrls.projector),
-    uploadWorker: pidOn('upload worker', stack.metricsUrls.uploadWorker),
+    api: [pidOn('API', stack.baseUrl)],
+    projector: [pidOn('projector', stack.metricsUrls.projector)],
+    uploadWorker: [pidOn('upload worker', stack.metricsUrls.uploadWorker)],
   };
 }
