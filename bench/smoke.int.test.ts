@@ -195,6 +195,25 @@ const smokes: readonly Smoke[] = [
     },
   },
   {
+    script: 'bench/stac.ts',
+    args: [
+      ...['--items', '300', '--collections', '3', '--clients', '2', '--deep-pages', '1,2'],
+      ...['--warmup-s', '0', '--duration-s', '0.25'],
+    ],
+    bench: 'stac',
+    expected: {
+      projectedItems: 300,
+      build: { eventsPerSecond: rate },
+      views: expect.arrayContaining([
+        expect.objectContaining({
+          view: 'sortby -datetime, page 2',
+          http: expect.objectContaining({ failed: 0 }) as unknown,
+          sql: expect.objectContaining({ failed: 0 }) as unknown,
+        }),
+      ]) as unknown,
+    },
+  },
+  {
     script: 'bench/api-cpu.ts',
     args: [
       ...['--phases', 'create-async,patch,children', '--clients', '2', '--children', '20'],

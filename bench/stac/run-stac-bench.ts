@@ -1,0 +1,109 @@
+import { createPool } from '@portal/platform';
+import { migrate, startApi } from '../browser/app-processes.js';
+import { runClosedLoop, type LoadResult } from '../browser/closed-loop.js';
+import { buildReadModels, seededHead, type BuildOutcome } from '../browser/projector-build.js';
+import { seedEvents, type SeedOutcome } from '../browser/seed-events.js';
+import { createScratchDatabase } from '../support/scratch-database.js';
+import { SceneGenerator } from './scene-generator.js';
+import type { StacBenchOptions } from './stac-options.js';
+import { byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
+
+export interface StacViewResult {
+  readonly view: string;
+  readonly http: LoadResult;
+  readonly sql: LoadResult;
+}
+
+export interface StacBenchOutcome {
+  readonly seeding: SeedOutcome & { readonly types: Readonly<Record<string, number>> };
+  readonly build: BuildOutcome;
+  readonly projectedItems: number;
+  readonly views: readonly StacViewResult[];
+}
+
+/**
+ * In a database of its own: migrate, seed the event store with a satellite archive, time the projector
+ * building the read models, start the API, then measure each STAC query shape over HTTP and through the
+ * API's own query code straight to PostgreSQL, one after the other under the same load.
+ */
+export async function runStacBench(
+  options: StacBenchOptions,
+  progress: (line: string) => void,
+): Promise<StacBenchOutcome> {
+  const database = await createScratchDatabase('bench_stac');
+  const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
+  const pool = createPool({
+    connectionString: database.url,
+    max: options.poolSize,
+    applicationName: 'bench-stac',
+  });
+  // Idle connections die when an interrupted run drops the database; that is expected then.
+  pool.on('error', () => undefined);
+  try {
+    await migrate({ ...env, LOG_LEVEL: 'warn' });
+    const generator = new SceneGenerator(options);
+    const client = await pool.connect();
+    let seeding: SeedOutcome;
+    try {
+      seeding = await seedEvents(client, 'eventstore', generator.events(), (written) => {
+        progress(`seeded ${written.toLocaleString('en-US')} events`);
+      });
+    } finally {
+      client.release();
+    }
+    progress(
+      `seeded ${seeding.events.toLocaleString('en-US')} events in ${Math.round(seeding.seconds)} s; projecting`,
+    );
+    const build = await buildReadModels({
+      databaseUrl: database.url,
+      env: { ...env, LOG_LEVEL: 'warn' },
+      pool,
+      head: await seededHead(pool, seeding.events),
+      events: seeding.events,
+      batchSize: options.batchSize,
+      analyzeEveryMs: options.analyzeEveryMs,
+      progress,
+    });
+    progress(`projected in ${Math.round(build.seconds)} s (${Math.round(build.eventsPerSecond)} events/s)`);
+    for (const table of ['portal_objects', 'assets']) await pool.query(`VACUUM (ANALYZE) read.${table}`);
+    const counted = await pool.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM read.portal_objects WHERE kind = 'item'`,
+    );
+    const api = await startApi({ ...env, LOG_LEVEL: 'info' });
+    const views: StacViewResult[] = [];
+    try {
+      const deepPages = new Map<number, string | null>();
+      for (const page of options.deepPages) {
+        progress(`following next links to page ${page}`);
+        deepPages.set(page, await tokenOfPage(api.baseUrl, byTimeDescending, page));
+      }
+      const load = {
+        clients: options.clients,
+        warmupMs: options.warmupMs,
+        durationMs: options.durationMs,
+        apps: { api: api.app.child.pid === undefined ? [] : [api.app.child.pid] },
+      };
+      for (const view of stacViews({ baseUrl: api.baseUrl, pool, targets: generator.targets(), deepPages })) {
+        progress(`measuring: ${view.name}`);
+        const http = await runClosedLoop(view.http, load);
+        const sql = await runClosedLoop(view.sql, load);
+        progress(
+          `  http p95 ${http.latency.p95.toFixed(1)} ms, ${Math.round(http.requestsPerSecond)}/s; sql p95 ${sql.latency.p95.toFixed(1)} ms, ${Math.round(sql.requestsPerSecond)}/s`,
+        );
+        views.push({ view: view.name, http, sql });
+      }
+    } finally {
+      await api.app.stop();
+    }
+    return {
+      seeding: { ...seeding, types: Object.fromEntries(generator.counts) },
+      build,
+      projectedItems: Number(counted.rows[0]?.count ?? 0),
+      views,
+    };
+  } finally {
+    await pool.end();
+    if (options.keep) progress(`kept database ${database.url}`);
+    else await database.drop();
+  }
+}

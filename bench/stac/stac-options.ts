@@ -1,0 +1,99 @@
+import {
+  isOn,
+  nonNegativeInt,
+  nonNegativeNumber,
+  positiveInt,
+  positiveNumber,
+  type OptionSpec,
+} from '../support/options.js';
+
+export interface StacBenchOptions {
+  readonly items: number;
+  readonly collections: number;
+  readonly readyShare: number;
+  readonly seed: number;
+  readonly batchSize: number;
+  readonly clients: number;
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  /** Pages of the time-sorted search measured besides the first, to show paging cost by depth. */
+  readonly deepPages: readonly number[];
+  readonly poolSize: number;
+  readonly analyzeEveryMs: number;
+  /** Keep the database afterwards (its name is printed) to look at plans; drop it by hand. */
+  readonly keep: boolean;
+}
+
+export const stacOptionSpecs = {
+  items: { env: 'BENCH_STAC_ITEMS', default: '1000000', help: 'items seeded through the event store' },
+  collections: {
+    env: 'BENCH_STAC_COLLECTIONS',
+    default: '20',
+    help: 'collections the items are spread over',
+  },
+  'ready-share': {
+    env: 'BENCH_STAC_READY_SHARE',
+    default: '0.25',
+    help: 'share of items whose upload completes (an asset each, three more events)',
+  },
+  seed: {
+    env: 'BENCH_STAC_SEED',
+    default: '20261128',
+    help: 'the archive (ids included) is deterministic per seed',
+  },
+  'batch-size': {
+    env: 'BENCH_PROJECTOR_BATCH_SIZE',
+    default: '500',
+    help: 'PROJECTOR_BATCH_SIZE of the build',
+  },
+  clients: { env: 'BENCH_STAC_CLIENTS', default: '8', help: 'concurrent clients per measurement' },
+  'warmup-s': {
+    env: 'BENCH_STAC_WARMUP_S',
+    default: '3',
+    help: 'unmeasured seconds before each measurement (fractions allowed)',
+  },
+  'duration-s': {
+    env: 'BENCH_STAC_DURATION_S',
+    default: '15',
+    help: 'measured seconds per query shape and path (HTTP, SQL; fractions allowed)',
+  },
+  'deep-pages': {
+    env: 'BENCH_STAC_DEEP_PAGES',
+    default: '1,10,50',
+    help: 'pages of the time-sorted search to measure (1 = the first)',
+  },
+  'pool-size': {
+    env: 'BENCH_STAC_POOL_SIZE',
+    default: '10',
+    help: 'DATABASE_POOL_SIZE of the API and of the SQL pool',
+  },
+  'analyze-every-s': {
+    env: 'BENCH_ANALYZE_EVERY_S',
+    default: '60',
+    help: 'ANALYZE the read table this often during the build, as autovacuum would; 0 = never',
+  },
+  keep: { env: 'BENCH_STAC_KEEP', default: '', help: 'keep the database at the end', flag: true },
+} satisfies Record<string, OptionSpec>;
+
+function share(name: string, text: string): number {
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new RangeError(`--${name} must be from 0 to 1, got "${text}"`);
+  return value;
+}
+
+export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string>): StacBenchOptions {
+  return {
+    items: positiveInt('items', raw.items),
+    collections: positiveInt('collections', raw.collections),
+    readyShare: share('ready-share', raw['ready-share']),
+    seed: positiveInt('seed', raw.seed),
+    batchSize: positiveInt('batch-size', raw['batch-size']),
+    clients: positiveInt('clients', raw.clients),
+    warmupMs: nonNegativeNumber('warmup-s', raw['warmup-s']) * 1000,
+    durationMs: positiveNumber('duration-s', raw['duration-s']) * 1000,
+    deepPages: raw['deep-pages'].split(',').map((page) => positiveInt('deep-pages', page.trim())),
+    poolSize: positiveInt('pool-size', raw['pool-size']),
+    analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
+    keep: isOn(raw.keep),
+  };
+}

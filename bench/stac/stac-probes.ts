@@ -1,0 +1,164 @@
+import { anonymous, callerPrincipals } from '@portal/domain';
+import type { Pool } from '@portal/platform';
+import { findAssetsOf } from '../../apps/api/src/read-model/asset-rows.js';
+import { itemFilterCondition } from '../../apps/api/src/stac/item-filter.js';
+import { searchItems } from '../../apps/api/src/stac/item-query.js';
+import { searchFromQuery, type SearchQuery } from '../../apps/api/src/stac/item-search-request.js';
+import type { Probe } from '../browser/closed-loop.js';
+import type { SceneTargets } from './scene-generator.js';
+
+/** One query shape: the request a STAC client sends, and the same reads through the API's own query code. */
+export interface StacView {
+  readonly name: string;
+  readonly http: Probe;
+  readonly sql: Probe;
+}
+
+/** A search as a GET: the path under the API and its query string (exactly what the SQL probe parses). */
+interface Search {
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+}
+
+export const PAGE_SIZE = 100;
+/** The SQL probes read as the HTTP probes do: without a credential. */
+const principals = callerPrincipals(anonymous);
+const STAC = '/api/v1/stac';
+
+function at<T>(items: readonly T[], sequence: number): T {
+  const item = items[sequence % items.length];
+  if (item === undefined) throw new RangeError('no targets');
+  return item;
+}
+
+function urlOf(baseUrl: string, search: Search): string {
+  return `${baseUrl}${search.path}?${new URLSearchParams(search.query).toString()}`;
+}
+
+/** GET that must answer 200 with a FeatureCollection; the body is read whole, as a client would. */
+function httpProbe(baseUrl: string, searchAt: (sequence: number) => Search): Probe {
+  return async (sequence) => {
+    const response = await fetch(urlOf(baseUrl, searchAt(sequence)), {
+      headers: { accept: 'application/geo+json' },
+    });
+    const body = (await response.json()) as { type?: string };
+    return response.status === 200 && body.type === 'FeatureCollection';
+  };
+}
+
+/**
+ * What the API reads for the same request, without HTTP or JSON: the query string parsed by its own
+ * parser, the page by `searchItems`, then the page's assets. A collection's items are the search with
+ * that one collection (the API's route does the same).
+ */
+function sqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
+  return async (sequence) => {
+    const { path, query } = searchAt(sequence);
+    const collection = /\/collections\/([^/]+)\/items$/.exec(path)?.[1];
+    const parsed: SearchQuery = collection === undefined ? query : { ...query, collections: collection };
+    const filter = itemFilterCondition(parsed, 'cql2-text');
+    const page = await searchItems(
+      pool,
+      searchFromQuery(parsed),
+      principals,
+      filter === null ? [] : [filter],
+    );
+    await findAssetsOf(
+      pool,
+      page.rows.map((row) => row.id),
+    );
+    // An empty page is an answer too (a box and year with no scene), as the HTTP probe's 200 is.
+    return true;
+  };
+}
+
+function view(name: string, baseUrl: string, pool: Pool, searchAt: (sequence: number) => Search): StacView {
+  return { name, http: httpProbe(baseUrl, searchAt), sql: sqlProbe(pool, searchAt) };
+}
+
+/** A year of the archive's ten, by request, so consecutive requests do not read the same rows. */
+function yearOf(sequence: number): string {
+  const year = 2015 + (sequence % 10);
+  return `${year}-01-01T00:00:00Z/${year}-12-31T23:59:59Z`;
+}
+
+/** A pentagon about 4° across around a box's centre: an area of interest drawn by hand. */
+function polygonAround(box: readonly [number, number, number, number]): string {
+  const cx = (box[0] + box[2]) / 2;
+  const cy = (box[1] + box[3]) / 2;
+  const ring = Array.from({ length: 5 }, (_, corner) => {
+    const angle = (2 * Math.PI * corner) / 5;
+    return [
+      Math.round((cx + 2 * Math.cos(angle)) * 1e4) / 1e4,
+      Math.round((cy + 2 * Math.sin(angle)) * 1e4) / 1e4,
+    ];
+  });
+  return JSON.stringify({ type: 'Polygon', coordinates: [[...ring, ring[0]]] });
+}
+
+/**
+ * The `token` of page `page` (1 = the first, no token) of a search, found by following `next` links,
+ * as a client paging that deep would.
+ */
+export async function tokenOfPage(baseUrl: string, search: Search, page: number): Promise<string | null> {
+  let token: string | null = null;
+  for (let current = 1; current < page; current += 1) {
+    const query: Record<string, string> = token === null ? { ...search.query } : { ...search.query, token };
+    const response = await fetch(urlOf(baseUrl, { path: search.path, query }));
+    const body = (await response.json()) as { links?: { rel: string; href: string }[] };
+    const next = body.links?.find((link) => link.rel === 'next');
+    if (response.status !== 200 || next === undefined) {
+      throw new Error(`page ${current} of ${JSON.stringify(search)} has no next link (${response.status})`);
+    }
+    token = new URL(next.href).searchParams.get('token');
+  }
+  return token;
+}
+
+/** Sorted by time, newest first: the default a client pages through. */
+export const byTimeDescending: Search = {
+  path: `${STAC}/search`,
+  query: { sortby: '-datetime', limit: String(PAGE_SIZE) },
+};
+
+export function stacViews(options: {
+  readonly baseUrl: string;
+  readonly pool: Pool;
+  readonly targets: SceneTargets;
+  /** Tokens of the deep pages of `byTimeDescending`, by page number. */
+  readonly deepPages: ReadonlyMap<number, string | null>;
+}): StacView[] {
+  const { baseUrl, pool, targets } = options;
+  const limit = String(PAGE_SIZE);
+  const search = (query: Record<string, string>): Search => ({
+    path: `${STAC}/search`,
+    query: { limit, ...query },
+  });
+  const views: StacView[] = [
+    view('bbox 5°×5° + one year', baseUrl, pool, (sequence) =>
+      search({ bbox: at(targets.boxes, sequence).join(','), datetime: yearOf(sequence) }),
+    ),
+    view('intersects a polygon', baseUrl, pool, (sequence) =>
+      search({ intersects: polygonAround(at(targets.boxes, sequence)) }),
+    ),
+    view('CQL2 filter: cloud cover + one year', baseUrl, pool, (sequence) =>
+      search({
+        filter: `"eo:cloud_cover" < 10 AND T_INTERSECTS(datetime, INTERVAL('${yearOf(sequence).replace('/', "','")}'))`,
+        'filter-lang': 'cql2-text',
+      }),
+    ),
+    view("a collection's items", baseUrl, pool, (sequence) => ({
+      path: `${STAC}/collections/${at(targets.collectionIds, sequence)}/items`,
+      query: { limit },
+    })),
+  ];
+  for (const [page, token] of options.deepPages) {
+    views.push(
+      view(`sortby -datetime, page ${page}`, baseUrl, pool, () => ({
+        ...byTimeDescending,
+        query: token === null ? byTimeDescending.query : { ...byTimeDescending.query, token },
+      })),
+    );
+  }
+  return views;
+}
