@@ -17,6 +17,7 @@ export interface View {
 }
 
 export const BREADCRUMB_DEPTH = 20;
+export const HTTP_FLOOR_VIEW = 'HTTP floor: GET /health (no query) / SELECT 1';
 export const PATH_DEPTH = 10;
 export const CHILDREN_PAGE = 100;
 /** The SQL probes read as the HTTP probes do: without a credential. */
@@ -84,6 +85,13 @@ export function views(options: {
     };
   };
   return [
+    {
+      // The fastest answer the API gives at all (express, the request log, a tiny JSON body; no query),
+      // beside the cheapest statement: the floor under every view's HTTP cost on this machine.
+      name: HTTP_FLOOR_VIEW,
+      http: get(baseUrls, () => '/health'),
+      sql: async () => (await pool.query('SELECT 1')).rowCount === 1,
+    },
     {
       name: `children of a node with ${options.wideChildren.toLocaleString('en-US')} children, page of ${CHILDREN_PAGE}`,
       http: get(baseUrls, (sequence) => {

@@ -1,4 +1,5 @@
 import { printTable } from '../support/table.js';
+import { HTTP_FLOOR_VIEW } from './probes.js';
 import type { BrowserBenchOutcome } from './run-browser-bench.js';
 
 export function printBrowserTables(outcome: BrowserBenchOutcome): void {
@@ -35,8 +36,9 @@ export function printBrowserTables(outcome: BrowserBenchOutcome): void {
     build.tenthRates.map((_, index) => `${index * 10}–${index * 10 + 10}%`),
     [build.tenthRates],
   );
+  const floor = outcome.views.find((result) => result.view === HTTP_FLOOR_VIEW);
   printTable(
-    'Views under load: HTTP (the API) and the same SQL straight through pg (the ceiling for the HTTP layer); CPU columns in ms per request',
+    'Views under load: HTTP (the API) and the same SQL straight through pg (the ceiling for the HTTP layer); CPU columns in ms per request; "of floor": HTTP req/s as a share of the API\'s fastest answer (GET /health)',
     [
       'view',
       'via',
@@ -51,6 +53,7 @@ export function printBrowserTables(outcome: BrowserBenchOutcome): void {
       'pg cpu',
       'bench cpu',
       'cpu/req',
+      'of floor',
     ],
     outcome.views.flatMap((result) =>
       (['http', 'sql'] as const).map((via) => {
@@ -70,6 +73,9 @@ export function printBrowserTables(outcome: BrowserBenchOutcome): void {
           run.cpuMsPerRequest?.postgres ?? Number.NaN,
           run.cpuMsPerRequest?.bench ?? Number.NaN,
           run.cpuMsPerRequest?.total ?? Number.NaN,
+          via === 'http' && floor !== undefined
+            ? `${Math.round((100 * run.requestsPerSecond) / floor.http.requestsPerSecond)}%`
+            : '',
         ];
       }),
     ),
