@@ -27,7 +27,9 @@ export function startApp(
   env: NodeJS.ProcessEnv,
   onLine: (entry: { msg?: string; port?: number }) => void = () => undefined,
 ): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // As the test stack does: `STACK_NODE_ARGS=--cpu-prof --cpu-prof-dir=…` profiles the apps of a bench.
+  const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: repoRoot,
     // Free metrics ports: a benchmark may run beside an `npm start` holding the default ones.
     env: { ...process.env, ...FREE_METRICS_PORTS, ...env },
