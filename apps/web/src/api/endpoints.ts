@@ -34,6 +34,7 @@ import {
   type CreateOrganizationBody,
   type InviteMemberBody,
   type NodeSort,
+  type SearchBox,
   type PortalItemStatus,
   type PortalKind,
   type PrincipalType,
@@ -178,11 +179,13 @@ export interface InventoryQuery {
   readonly q: string;
   readonly sort: NodeSort;
   readonly order: SortOrder;
+  /** Only objects whose footprint meets this box (west, south, east, north). */
+  readonly bbox: SearchBox | null;
 }
 
 export const inventory = (query: InventoryQuery, limit: number, cursor?: string) =>
   request(inventoryPageSchema, 'GET', `${V1}/portal/inventory/`, {
-    query: { ...query, q: query.q.trim(), limit, cursor },
+    query: { ...query, q: query.q.trim(), bbox: query.bbox?.join(','), limit, cursor },
   });
 
 export const auditFeed = (query: Readonly<Record<string, QueryValue>>) =>
