@@ -15,6 +15,7 @@ import {
   invitationListSchema,
   invitationSchema,
   invitationViewSchema,
+  userInvitationListSchema,
   inventoryPageSchema,
   organizationListSchema,
   organizationMembershipSchema,
@@ -69,6 +70,9 @@ export const listInvitations = () =>
   request(invitationListSchema, 'GET', `${AUTH}/organization/list-invitations`, {
     query: { status: 'pending' },
   });
+/** The signed-in user's own pending invitations. */
+export const listUserInvitations = () =>
+  request(userInvitationListSchema, 'GET', `${AUTH}/organization/list-user-invitations`);
 export const cancelInvitation = (invitationId: string) =>
   request(invitationViewSchema, 'POST', `${AUTH}/organization/cancel-invitation`, { body: { invitationId } });
 /** Answers the membership it gives. */

@@ -1,6 +1,6 @@
 import type { InventoryEntry, InventoryTotals } from '@portal/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { inventory, type InventoryQuery } from '../api/endpoints.js';
+import { inventory } from '../api/endpoints.js';
 import { BoxForm } from '../components/box-form.js';
 import { ChildrenControls } from '../components/children-controls.js';
 import { ErrorMessage } from '../components/error-message.js';
