@@ -228,7 +228,10 @@ describe('web explorer: inventory, audit feed and map', () => {
     // ready yet) is the whole world; not the catalog (no place) nor the Coastal scene (outside).
     await page.getByLabel('Search titles and descriptions').fill(tag);
     await page.waitForURL(new RegExp(`q=${tag}`));
-    const api = await call<InventoryAnswer>('GET', `/api/v1/portal/inventory/?q=${tag}&bbox=0,40,20,50&sort=kind`);
+    const api = await call<InventoryAnswer>(
+      'GET',
+      `/api/v1/portal/inventory/?q=${tag}&bbox=0,40,20,50&sort=kind`,
+    );
     expect(api.body.items.map((entry) => entry.title)).toEqual(['Scenes', 'Alpine scene']);
     await page.getByTestId('total-objects').filter({ hasText: /^2$/ }).waitFor();
     // The page's order is the children's (by kind), the same as the API's answer above.
@@ -277,6 +280,24 @@ describe('web explorer: inventory, audit feed and map', () => {
     await screenshot(page, 'object-footprint');
     const pixels = await canvasPixels(page.getByTestId('footprint-map'));
     // Zoomed in, the footprint fills a visible share of the map, but not all of it.
+    expect(pixels.distinct).toBeGreaterThan(10);
+    expect(pixels.tinted).toBeGreaterThan(0.03);
+    expect(pixels.tinted).toBeLessThan(0.5);
+  });
+  it('draws a collection’s extent on its own page, zoomed to it', async () => {
+    // Southern Africa, given on create: the details show the extent's box on the footprint map.
+    const id = await createCollection({
+      title: `Extent ${randomUUID().slice(0, 8)}`,
+      description: 'A collection with a place',
+      extent: {
+        spatial: { bbox: [[16, -35, 33, -22]] },
+        temporal: { interval: [['2024-01-01T00:00:00Z', null]] },
+      },
+    });
+    await page.goto(`/app/nodes/${id}?tab=details`);
+    await page.locator('[data-testid="footprint-map"][data-drawn="true"]').waitFor();
+    await screenshot(page, 'collection-extent');
+    const pixels = await canvasPixels(page.getByTestId('footprint-map'));
     expect(pixels.distinct).toBeGreaterThan(10);
     expect(pixels.tinted).toBeGreaterThan(0.03);
     expect(pixels.tinted).toBeLessThan(0.5);
