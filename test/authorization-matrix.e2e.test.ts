@@ -624,6 +624,14 @@ const rows: readonly Row[] = [
     request: () => ({ path: '/api/auth/organization/list-invitations' }),
   },
   {
+    // Anyone signed in with a session or JWT lists their own (an API key's 403 is user-invitations.e2e's).
+    method: 'GET',
+    template: '/api/auth/organization/list-user-invitations',
+    rule: 'signedIn',
+    success: 200,
+    request: () => ({ path: '/api/auth/organization/list-user-invitations' }),
+  },
+  {
     method: 'GET',
     template: '/api/auth/organization/list-members',
     rule: 'signedIn',

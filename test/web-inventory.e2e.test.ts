@@ -218,6 +218,59 @@ describe('web explorer: inventory, audit feed and map', () => {
     await page.getByTestId('map-item').filter({ hasText: 'Coastal scene' }).waitFor();
   });
 
+  it('takes the map’s box to the inventory, which filters by it as the API does', async () => {
+    await page.goto('/app/map?bbox=0,40,20,50');
+    await page.getByTestId('map-item').filter({ hasText: 'Alpine scene' }).waitFor();
+    await page.getByTestId('map-inventory-link').click();
+    await page.waitForURL(/\/app\/inventory\?bbox=0%2C40%2C20%2C50$|\/app\/inventory\?bbox=0,40,20,50$/);
+    expect(await page.getByTestId('inventory-bbox').textContent()).toBe('0,40,20,50');
+    // Among this file's own objects: the Alpine scene, and the collection, whose extent (no item is
+    // ready yet) is the whole world; not the catalog (no place) nor the Coastal scene (outside).
+    await page.getByLabel('Search titles and descriptions').fill(tag);
+    await page.waitForURL(new RegExp(`q=${tag}`));
+    const api = await call<InventoryAnswer>(
+      'GET',
+      `/api/v1/portal/inventory/?q=${tag}&bbox=0,40,20,50&sort=kind`,
+    );
+    expect(api.body.items.map((entry) => entry.title)).toEqual(['Scenes', 'Alpine scene']);
+    await page.getByTestId('total-objects').filter({ hasText: /^2$/ }).waitFor();
+    // The page's order is the children's (by kind), the same as the API's answer above.
+    expect(await page.getByTestId('inventory-row').locator('.title').allTextContents()).toEqual([
+      'Scenes',
+      'Alpine scene',
+    ]);
+    expect(new URL(page.url()).searchParams.get('bbox')).toBe('0,40,20,50');
+    await screenshot(page, 'inventory-box');
+
+    // Another box typed in: checked in the API's words first, then kept beside the search.
+    const typed = page.getByLabel('Box (west, south, east, north)');
+    await typed.fill('-20, 30, 0');
+    await page.getByRole('button', { name: 'Filter by box' }).click();
+    expect(await page.getByTestId('error-box').textContent()).toBe(
+      'must be 4 numbers (west,south,east,north) or 6 with heights; got 3',
+    );
+    await typed.fill('-20, 30, 0, 45');
+    await page.getByRole('button', { name: 'Filter by box' }).click();
+    await page.getByTestId('inventory-bbox').filter({ hasText: '-20,30,0,45' }).waitFor();
+    await page
+      .getByTestId('inventory-row')
+      .filter({ hasText: 'Alpine scene' })
+      .waitFor({ state: 'detached' });
+    expect(await page.getByTestId('inventory-row').locator('.title').allTextContents()).toEqual([
+      'Scenes',
+      'Coastal scene',
+    ]);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(tag);
+
+    // Back to the map with the same box, and any place again.
+    expect(await page.getByTestId('inventory-map-link').getAttribute('href')).toBe(
+      '/app/map?bbox=-20,30,0,45',
+    );
+    await page.getByRole('button', { name: 'Any place' }).click();
+    await page.getByTestId('total-objects').filter({ hasText: /^4$/ }).waitFor();
+    expect(new URL(page.url()).searchParams.has('bbox')).toBe(false);
+  });
+
   it('shows an item footprint on its own page, zoomed to its surroundings', async () => {
     await page.goto('/app/map');
     const link = page.getByTestId('map-item').filter({ hasText: 'Alpine scene' });
@@ -227,6 +280,24 @@ describe('web explorer: inventory, audit feed and map', () => {
     await screenshot(page, 'object-footprint');
     const pixels = await canvasPixels(page.getByTestId('footprint-map'));
     // Zoomed in, the footprint fills a visible share of the map, but not all of it.
+    expect(pixels.distinct).toBeGreaterThan(10);
+    expect(pixels.tinted).toBeGreaterThan(0.03);
+    expect(pixels.tinted).toBeLessThan(0.5);
+  });
+  it('draws a collection’s extent on its own page, zoomed to it', async () => {
+    // Southern Africa, given on create: the details show the extent's box on the footprint map.
+    const id = await createCollection({
+      title: `Extent ${randomUUID().slice(0, 8)}`,
+      description: 'A collection with a place',
+      extent: {
+        spatial: { bbox: [[16, -35, 33, -22]] },
+        temporal: { interval: [['2024-01-01T00:00:00Z', null]] },
+      },
+    });
+    await page.goto(`/app/nodes/${id}?tab=details`);
+    await page.locator('[data-testid="footprint-map"][data-drawn="true"]').waitFor();
+    await screenshot(page, 'collection-extent');
+    const pixels = await canvasPixels(page.getByTestId('footprint-map'));
     expect(pixels.distinct).toBeGreaterThan(10);
     expect(pixels.tinted).toBeGreaterThan(0.03);
     expect(pixels.tinted).toBeLessThan(0.5);

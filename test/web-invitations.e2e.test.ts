@@ -75,6 +75,46 @@ describe('web explorer: invitations', () => {
     return ((await row.textContent()) ?? '').replace(/ \(personal\)| — active/g, '');
   }
 
+  it('lists the signed-in person their own invitations, accepted with one button, without a link', async () => {
+    const other = await newPerson(browser, baseUrl);
+    try {
+      await signUpInBrowser(other.page, 'Olga Other');
+      await other.page.goto('/app/invitations');
+      const form = other.page.getByTestId('invite-form');
+      await form.getByLabel('Email').fill(invitedEmail);
+      await form.getByLabel('Role').selectOption('viewer');
+      await form.getByRole('button', { name: 'Invite' }).click();
+      await other.page.getByTestId('pending-invitation').first().waitFor();
+      // The inviter has no invitation of their own.
+      await other.page.getByTestId('no-user-invitations').waitFor();
+    } finally {
+      await other.context.close();
+    }
+
+    const { page } = invited;
+    await page.goto('/app/invitations');
+    const mine = page.getByTestId('user-invitation');
+    await mine.first().waitFor();
+    // Only the pending one: the invitation accepted through the link is gone from the list.
+    expect(await page.getByTestId('user-invitation-text').allTextContents()).toEqual([
+      expect.stringMatching(/ as viewer, from Olga Other$/) as unknown as string,
+    ]);
+    await screenshot(page, 'user-invitations');
+    const organization = ((await page.getByTestId('user-invitation-text').textContent()) ?? '').replace(
+      / as viewer, from Olga Other$/,
+      '',
+    );
+    await mine.getByRole('button', { name: `Accept the invitation to ${organization}` }).click();
+    expect(await page.getByTestId('joined').textContent()).toBe(`You are now viewer of ${organization}.`);
+    await page.getByTestId('no-user-invitations').waitFor();
+    // The switcher knows the new organization at once.
+    await page.goto('/app/account');
+    await page.getByTestId('memberships').waitFor();
+    expect(await page.getByTestId('membership-role').allTextContents()).toEqual(
+      expect.arrayContaining(['editor', 'viewer']),
+    );
+  });
+
   it('cancels a pending invitation', async () => {
     const { page } = owner;
     await page.goto('/app/invitations');

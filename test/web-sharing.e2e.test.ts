@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { addMember, signUp } from './support/auth.js';
 import { createInBrowser, signUpInBrowser } from './support/web-forms.js';
 import { ensureWebBuild, launchBrowser, newPerson, screenshot } from './support/web-browser.js';
 
@@ -30,9 +31,9 @@ describe('web explorer: visibility and sharing', () => {
     await browser.close();
   });
 
-  /** The guest opens the catalog's URL: its title, or the API's refusal. */
-  async function guestSees(): Promise<string> {
-    await guest.page.goto(path);
+  /** The guest opens the catalog's URL (the first test's, unless told): its title, or the API's refusal. */
+  async function guestSees(at: string = path): Promise<string> {
+    await guest.page.goto(at);
     const shown = guest.page.getByTestId('node-title').or(guest.page.getByTestId('error'));
     await shown.first().waitFor();
     return (await shown.first().textContent()) ?? '';
@@ -80,6 +81,54 @@ describe('web explorer: visibility and sharing', () => {
     await page.getByRole('button', { name: `Stop sharing with user ${guestId}` }).click();
     await page.getByTestId('no-shares').waitFor();
     await expect.poll(guestSees, { timeout: 10_000 }).toMatch(/names no node/);
+  });
+
+  it('shares with an organization: a viewer of that organization then sees the object, others do not', async () => {
+    // An organization of two: its owner, and a viewer acting in it (made through the API).
+    const team = await signUp({ name: 'Tara Team' });
+    const member = await addMember(team, await signUp({ name: 'Vic Viewer' }), 'viewer');
+    const teamTitle = `Team survey ${randomUUID().slice(0, 8)}`;
+    const { page } = owner;
+    await page.goto('/app/');
+    await createInBrowser(page, 'catalog', { title: teamTitle, description: 'For the team' });
+    const teamPath = new URL(page.url()).pathname;
+    await page.goto(`${teamPath}?tab=details`);
+    const sharing = page.getByTestId('sharing');
+    await sharing.waitFor();
+    await sharing.getByLabel('Visibility').selectOption('private');
+
+    const viewer = await newPerson(browser, baseUrl);
+    try {
+      const [name, value] = member.cookie.split('=') as [string, string];
+      await viewer.context.addCookies([{ name, value, url: baseUrl }]);
+      const viewerSees = async (): Promise<string> => {
+        await viewer.page.goto(teamPath);
+        const shown = viewer.page.getByTestId('node-title').or(viewer.page.getByTestId('error'));
+        await shown.first().waitFor();
+        return (await shown.first().textContent()) ?? '';
+      };
+      await expect.poll(viewerSees, { timeout: 10_000 }).toMatch(/names no node/);
+
+      const form = page.getByTestId('share-form');
+      await form.getByLabel('Share with').selectOption('organization');
+      await form.getByLabel('Organization id').fill(team.orgId);
+      await form.getByLabel('Role').selectOption('viewer');
+      await form.getByRole('button', { name: 'Share' }).click();
+      await page.getByTestId('share').first().waitFor();
+      expect(await page.getByTestId('share-principal').allTextContents()).toEqual([team.orgId]);
+      expect(await page.getByTestId('share').first().textContent()).toMatch(/^organization /);
+      await screenshot(page, 'object-sharing-organization');
+
+      // A member of that organization reads it; the guest, in no such organization, still does not.
+      await expect.poll(viewerSees, { timeout: 10_000 }).toBe(teamTitle);
+      expect(await guestSees(teamPath)).toMatch(/names no node/);
+
+      await page.getByRole('button', { name: `Stop sharing with organization ${team.orgId}` }).click();
+      await page.getByTestId('no-shares').waitFor();
+      await expect.poll(viewerSees, { timeout: 10_000 }).toMatch(/names no node/);
+    } finally {
+      await viewer.context.close();
+    }
   });
 
   it('shows no sharing controls to someone who may not manage them', async () => {

@@ -19,6 +19,7 @@ export { buildOpenApiDocument, API_VERSION } from './openapi/document.js';
 export { serializeOpenApiDocument } from './openapi/serialize.js';
 export * from './inventory.js';
 export * from './geojson.js';
+export * from './search-box.js';
 export * from './item-metadata.js';
 export * from './identity-fields.js';
 export * from './auth.js';

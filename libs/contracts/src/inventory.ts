@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { idSchema, listQuerySchema, pageSchema, timestampSchema, type Page } from './common.js';
 import { kindFilterSchema, nodeSortSchema, sortOrderSchema, statusFilterSchema } from './browser.js';
-import { boundedText } from './messages.js';
+import { boundedText, expected } from './messages.js';
 import { parentIdSchema, portalItemStatuses, portalKinds } from './portal-fields.js';
 import { portalItemStatusSchema, portalKindSchema } from './portal-items.js';
+import { checkSearchBoxText } from './search-box.js';
 
 /** One object of the flat inventory. */
 export const inventoryEntrySchema = z.object({
@@ -52,6 +53,23 @@ export type InventoryPage = Page<InventoryEntry> & { totals: InventoryTotals };
 /** Invented bound: the longest `q` (search box text, not documents). */
 export const INVENTORY_QUERY_MAX = 200;
 
+/**
+ * `bbox=west,south,east,north`: the STAC search's rule and words (`checkSearchBoxText`), so one bad box
+ * gets one message wherever it is sent.
+ */
+const inventoryBboxSchema = z
+  .string({ error: expected('west,south,east,north') })
+  .transform((text, context) => {
+    const checked = checkSearchBoxText(text);
+    if ('box' in checked) return checked.box;
+    context.addIssue({ code: 'custom', message: checked.problem, input: text });
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      'Only objects whose footprint meets this box: west,south,east,north in degrees (WGS84; or 6 numbers with min and max height), west > east crossing the antimeridian. An item’s footprint is its geometry, else its bbox; a collection’s is its extent as its record shows it. Catalogs and items without either have none and are left out.',
+  });
+
 export const inventoryQuerySchema = listQuerySchema.extend({
   sort: nodeSortSchema.default('title'),
   order: sortOrderSchema,
@@ -63,5 +81,6 @@ export const inventoryQuerySchema = listQuerySchema.extend({
   q: boundedText(1, INVENTORY_QUERY_MAX)
     .exactOptional()
     .meta({ description: 'Case-insensitive text contained in the title or the description.' }),
+  bbox: inventoryBboxSchema.exactOptional(),
 });
 export type InventoryQuery = z.infer<typeof inventoryQuerySchema>;

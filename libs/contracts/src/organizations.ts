@@ -87,6 +87,26 @@ export const invitationListSchema = z.object({
   items: z.array(invitationViewSchema),
 });
 
+/**
+ * A pending invitation as the person invited sees it (`list-user-invitations`): which organization, by
+ * whom, at which role. They are not a member yet, so the organization and the sender are named here.
+ */
+export const userInvitationSchema = invitationSchema.extend({
+  createdAt: timestampSchema,
+  organizationName: z.string(),
+  organizationSlug: z.string(),
+  invitedByName: z
+    .string()
+    .nullable()
+    .meta({ description: 'The name of the user who sent it; null when that account is unknown here.' }),
+});
+export type UserInvitation = z.infer<typeof userInvitationSchema>;
+
+export const userInvitationListSchema = z.object({
+  items: z.array(userInvitationSchema).meta({ description: 'Newest first.' }),
+});
+export type UserInvitationList = z.infer<typeof userInvitationListSchema>;
+
 export const updateMemberRoleBodySchema = strictObject({ userId: uuid(), role: roleSchema }, body);
 export const removeMemberBodySchema = strictObject({ userId: uuid() }, body);
 

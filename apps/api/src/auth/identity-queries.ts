@@ -141,3 +141,37 @@ export async function invitationIn(
   const result = await pool.query<InvitationRow>(`${invitationQuery} AND i.id = $2`, [orgId, invitationId]);
   return result.rows[0] ?? null;
 }
+
+/** An invitation to the caller with what they need to know of it before they are a member. */
+export interface UserInvitationRow extends InvitationRow {
+  readonly org_name: string;
+  readonly org_slug: string;
+  readonly inviter_name: string | null;
+}
+
+/**
+ * The invitations to `email` that nothing has ended yet (not accepted, cancelled or expired), newest
+ * first, with their organization and sender, leaving out the organizations `userId` belongs to already
+ * (an acceptance there is refused). Through `org_invitations_email`.
+ */
+export async function openInvitationsTo(
+  pool: Pool,
+  email: string,
+  userId: string,
+  now: Date,
+): Promise<UserInvitationRow[]> {
+  const result = await pool.query<UserInvitationRow>(
+    `SELECT i.id, i.org_id, i.email, i.role, i.invited_by, i.created_at, i.expires_at, i.accepted_at,
+            i.accepted_by, i.cancelled_at, i.cancel_reason, m.role AS inviter_role,
+            o.name AS org_name, o.slug AS org_slug, u.name AS inviter_name
+       FROM read.org_invitations i
+       JOIN read.organizations o ON o.id = i.org_id
+       LEFT JOIN read.org_members m ON m.org_id = i.org_id AND m.user_id = i.invited_by
+       LEFT JOIN read.users u ON u.id = i.invited_by
+      WHERE i.email = lower($1) AND i.accepted_at IS NULL AND i.cancelled_at IS NULL AND i.expires_at > $3
+        AND NOT EXISTS (SELECT 1 FROM read.org_members mine WHERE mine.org_id = i.org_id AND mine.user_id = $2)
+      ORDER BY i.created_at DESC, i.id`,
+    [email, userId, now],
+  );
+  return result.rows;
+}

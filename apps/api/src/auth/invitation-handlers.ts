@@ -7,6 +7,7 @@ import {
   type Invitation,
   type InvitationView,
   type OrganizationMembership,
+  type UserInvitationList,
 } from '@portal/contracts';
 import { DomainError } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
@@ -14,7 +15,12 @@ import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { callerOf } from './caller.js';
 import { organizationActorOf, requireCredential } from './caller-rules.js';
-import { invitationIn, invitationOrganization, invitationsOf } from './identity-queries.js';
+import {
+  invitationIn,
+  invitationOrganization,
+  invitationsOf,
+  openInvitationsTo,
+} from './identity-queries.js';
 import { invitationView } from './invitation-view.js';
 import { memberManager } from './member-handlers.js';
 import { runOrganizationCommand } from './organization-commands.js';
@@ -102,6 +108,35 @@ export async function listInvitations(deps: ApiDependencies, req: Request, res: 
     .map((row) => invitationView(row, now))
     .filter((invitation) => status === undefined || invitation.status === status);
   res.json({ organizationId: orgId, items });
+}
+
+/**
+ * `GET /api/auth/organization/list-user-invitations`: the signed-in user's own pending invitations,
+ * matched by the email they signed in with, as an acceptance is; nobody else's. The same credentials
+ * as an acceptance: an API key acts in one organization for a pipeline, not as a person joining others.
+ */
+export async function listUserInvitations(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const caller = requireCredential(callerOf(req), ['session', 'jwt'], 'list your invitations');
+  const now = deps.now();
+  const rows = await openInvitationsTo(deps.pool, caller.email, caller.userId, now);
+  const body: UserInvitationList = {
+    // The view's rule decides what is pending: an old invitation also ends with its sender's right.
+    items: rows
+      .filter((row) => invitationView(row, now).status === 'pending')
+      .map((row) => ({
+        id: row.id,
+        organizationId: row.org_id,
+        email: row.email,
+        role: row.role,
+        invitedBy: row.invited_by,
+        expiresAt: row.expires_at.toISOString(),
+        createdAt: row.created_at.toISOString(),
+        organizationName: row.org_name,
+        organizationSlug: row.org_slug,
+        invitedByName: row.inviter_name,
+      })),
+  };
+  res.json(body);
 }
 
 /**

@@ -3,7 +3,13 @@ import type { ApiDependencies } from '../dependencies.js';
 import { HttpProblem } from '../http/problem.js';
 import { apiRouter, route } from '../http/routes.js';
 import { createApiKey, listOrganizationApiKeys, revokeApiKey } from './api-key-handlers.js';
-import { acceptInvitation, cancelInvitation, inviteMember, listInvitations } from './invitation-handlers.js';
+import {
+  acceptInvitation,
+  cancelInvitation,
+  inviteMember,
+  listInvitations,
+  listUserInvitations,
+} from './invitation-handlers.js';
 import { listMembers, removeMember, updateMemberRole } from './member-handlers.js';
 import { createOrganization, hasPermission, listOrganizations, setActive } from './organization-handlers.js';
 import { getSession, issueToken, signOut } from './session-handlers.js';
@@ -29,6 +35,7 @@ const authTable: Readonly<Record<string, Methods>> = {
   'organization/invite-member': { post: inviteMember },
   'organization/accept-invitation': { post: acceptInvitation },
   'organization/list-invitations': { get: listInvitations },
+  'organization/list-user-invitations': { get: listUserInvitations },
   'organization/cancel-invitation': { post: cancelInvitation },
   'organization/update-member-role': { post: updateMemberRole },
   'organization/remove-member': { post: removeMember },

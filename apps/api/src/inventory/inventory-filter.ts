@@ -3,16 +3,18 @@ import { kindRanges } from '../browser/page-query.js';
 import { oneOf } from '../browser/node-queries.js';
 import type { QueryParams } from '../browser/query-params.js';
 import { visibleObject, type Principals } from '../browser/visibility.js';
+import { meetsBox } from './area-filter.js';
 import { containsText } from './text-search.js';
 
 /**
  * The kinds whose index ranges a page reads and merges, or `null` for one range. Without `parentId`
  * every order sits on `(kind, title | created_at | updated_at, id)`; with it, kind and title sit on
  * `(parent_id, kind, title, id)` and the times on `(parent_id, created_at | updated_at, id)`, without
- * the kind. With `q` the trigram index finds the matches, once for all kinds.
+ * the kind. With `q` the trigram index finds the matches, once for all kinds; with `bbox` the footprints'
+ * GiST index (and the collections), once for all kinds too.
  */
 export function inventoryRanges(query: InventoryQuery): PortalKind[] | null {
-  if (query.q !== undefined) return null;
+  if (query.q !== undefined || query.bbox !== undefined) return null;
   if (query.parentId !== undefined && query.sort !== 'kind' && query.sort !== 'title') return null;
   return kindRanges(query.sort, query.kind);
 }
@@ -40,5 +42,6 @@ export function inventoryConditions(
   if (query.kind && !options.kindInRanges) conditions.push(oneOf(`${alias}.kind`, query.kind, params));
   if (query.status) conditions.push(oneOf(`${alias}.status`, query.status, params));
   if (query.q !== undefined) conditions.push(containsText(alias, query.q, params));
+  if (query.bbox !== undefined) conditions.push(meetsBox(alias, query.bbox, query.kind, params));
   return conditions;
 }

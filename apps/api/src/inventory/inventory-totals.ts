@@ -22,10 +22,10 @@ interface BucketRow {
 
 /**
  * Whether `read.inventory_totals` answers the request: it holds the live objects per `read_principals`,
- * kind and status, so it knows nothing of the other filters (`q`, `parentId`).
+ * kind and status, so it knows nothing of the other filters (`q`, `parentId`, `bbox`).
  */
 function totalsTableAnswers(query: InventoryQuery): boolean {
-  return query.q === undefined && query.parentId === undefined;
+  return query.q === undefined && query.parentId === undefined && query.bbox === undefined;
 }
 
 /**
@@ -56,7 +56,7 @@ async function summedBuckets(
 /**
  * Counted for this request among the rows the caller can see: one scan of the matching rows, which carry
  * their assets' bytes (for a parent, its range of `portal_objects_parent_totals`; with `q`, the trigram
- * index).
+ * index; with `bbox`, the footprints' GiST index).
  */
 async function countedBuckets(
   pool: Pool,

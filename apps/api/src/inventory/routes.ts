@@ -19,7 +19,7 @@ export function inventoryRoutes(deps: ApiDependencies): Router {
         inventoryPage(deps.pool, query, principals),
         inventoryTotals(deps.pool, query, principals),
       ]);
-      const { limit, sort, order, kind, status, parentId, q } = query;
+      const { limit, sort, order, kind, status, parentId, q, bbox } = query;
       res.json({
         items: page.items,
         next: page.next,
@@ -27,7 +27,7 @@ export function inventoryRoutes(deps: ApiDependencies): Router {
           req,
           deps.config,
           `${req.baseUrl}${req.path}`,
-          { limit, sort, order, kind, status, parentId, q },
+          { limit, sort, order, kind, status, parentId, q, bbox: bbox?.join(',') },
           page.next,
         ),
         totals,

@@ -15,6 +15,7 @@ import {
   invitationListSchema,
   invitationSchema,
   invitationViewSchema,
+  userInvitationListSchema,
   inventoryPageSchema,
   organizationListSchema,
   organizationMembershipSchema,
@@ -34,6 +35,7 @@ import {
   type CreateOrganizationBody,
   type InviteMemberBody,
   type NodeSort,
+  type SearchBox,
   type PortalItemStatus,
   type PortalKind,
   type PrincipalType,
@@ -68,6 +70,9 @@ export const listInvitations = () =>
   request(invitationListSchema, 'GET', `${AUTH}/organization/list-invitations`, {
     query: { status: 'pending' },
   });
+/** The signed-in user's own pending invitations. */
+export const listUserInvitations = () =>
+  request(userInvitationListSchema, 'GET', `${AUTH}/organization/list-user-invitations`);
 export const cancelInvitation = (invitationId: string) =>
   request(invitationViewSchema, 'POST', `${AUTH}/organization/cancel-invitation`, { body: { invitationId } });
 /** Answers the membership it gives. */
@@ -178,11 +183,13 @@ export interface InventoryQuery {
   readonly q: string;
   readonly sort: NodeSort;
   readonly order: SortOrder;
+  /** Only objects whose footprint meets this box (west, south, east, north). */
+  readonly bbox: SearchBox | null;
 }
 
 export const inventory = (query: InventoryQuery, limit: number, cursor?: string) =>
   request(inventoryPageSchema, 'GET', `${V1}/portal/inventory/`, {
-    query: { ...query, q: query.q.trim(), limit, cursor },
+    query: { ...query, q: query.q.trim(), bbox: query.bbox?.join(','), limit, cursor },
   });
 
 export const auditFeed = (query: Readonly<Record<string, QueryValue>>) =>

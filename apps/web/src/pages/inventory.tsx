@@ -1,35 +1,24 @@
 import type { InventoryEntry, InventoryTotals } from '@portal/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { inventory, type InventoryQuery } from '../api/endpoints.js';
+import { inventory } from '../api/endpoints.js';
+import { BoxForm } from '../components/box-form.js';
 import { ChildrenControls } from '../components/children-controls.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { Link } from '../components/link.js';
 import { KindBadge, StatusBadge } from '../components/node-row.js';
 import { VirtualList } from '../components/virtual-list.js';
-import { childrenQueryOf, searchOf } from '../lib/children-query.js';
+import { inventoryQueryOf, inventorySearchOf } from '../lib/inventory-query.js';
 import { locationStore, navigate } from '../lib/navigation.js';
 import { pagerOf, wantsMore, withPage, type Pager } from '../lib/pager.js';
 import { APP_BASE } from '../lib/routes.js';
 import { useStore } from '../lib/store.js';
+import { boxParam, type Box } from '../map/bbox.js';
 import type { SessionState } from '../session.js';
 import { formatBytes } from '../upload/plan.js';
 
 const PAGE = 200;
 const ROW_HEIGHT = 44;
 const SEARCH_DELAY_MS = 300;
-
-function queryOf(search: string): InventoryQuery {
-  const base = childrenQueryOf(search);
-  return { ...base, q: new URLSearchParams(search).get('q') ?? '' };
-}
-
-function searchWith(query: InventoryQuery): string {
-  const rest = searchOf(query);
-  if (query.q.trim() === '') return rest;
-  const params = new URLSearchParams(rest);
-  params.set('q', query.q);
-  return `?${params.toString()}`;
-}
 
 function Totals(props: { readonly totals: InventoryTotals }) {
   const { totals } = props;
@@ -65,19 +54,52 @@ function InventoryRow(props: { readonly entry: InventoryEntry }) {
 }
 
 /**
- * Every object the caller may read as one flat list: text search, kind and status filters, the
+ * The area filter: a box typed in (or brought from the map), shown with a way back to the map and a
+ * way to drop it. Catalogs and items without a place have no footprint, so a box leaves them out.
+ */
+function BoxFilter(props: { readonly box: Box | null; readonly onChange: (box: Box | null) => void }) {
+  const { box } = props;
+  return (
+    <div class="box-filter">
+      <BoxForm box={box} onChoose={props.onChange} submitLabel="Filter by box" testId="inventory-box-form" />
+      {box ? (
+        <p class="actions" data-testid="inventory-box">
+          <span>
+            Only what lies in <code data-testid="inventory-bbox">{boxParam(box)}</code> (objects without a
+            place are left out)
+          </span>
+          <Link href={`${APP_BASE}/map?bbox=${boxParam(box)}`} testId="inventory-map-link">
+            The box on the map
+          </Link>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              props.onChange(null);
+            }}
+          >
+            Any place
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Every object the caller may read as one flat list: text search, kind and status filters, a box, the
  * order, and totals of everything matching (not only the page). The query lives in the URL.
  */
 export function InventoryPage(props: { readonly session: SessionState }) {
   const location = useStore(locationStore);
-  const query = useMemo(() => queryOf(location.search), [location.search]);
+  const query = useMemo(() => inventoryQueryOf(location.search), [location.search]);
   const [text, setText] = useState(query.q);
   const [pager, setPager] = useState<Pager<InventoryEntry> | null>(null);
   const [totals, setTotals] = useState<InventoryTotals | null>(null);
   const [error, setError] = useState<unknown>(null);
   const generation = useRef(0);
   const organizationId = props.session.view?.activeOrganization?.id ?? null;
-  const key = searchWith(query);
+  const key = inventorySearchOf(query);
 
   useEffect(() => {
     generation.current += 1;
@@ -99,7 +121,7 @@ export function InventoryPage(props: { readonly session: SessionState }) {
   useEffect(() => {
     if (text === query.q) return;
     const timer = setTimeout(() => {
-      navigate(`${APP_BASE}/inventory${searchWith({ ...query, q: text })}`, { replace: true });
+      navigate(`${APP_BASE}/inventory${inventorySearchOf({ ...query, q: text })}`, { replace: true });
     }, SEARCH_DELAY_MS);
     return () => {
       clearTimeout(timer);
@@ -142,7 +164,13 @@ export function InventoryPage(props: { readonly session: SessionState }) {
       <ChildrenControls
         query={query}
         onChange={(next) => {
-          navigate(`${APP_BASE}/inventory${searchWith({ ...next, q: query.q })}`, { replace: true });
+          navigate(`${APP_BASE}/inventory${inventorySearchOf({ ...query, ...next })}`, { replace: true });
+        }}
+      />
+      <BoxFilter
+        box={query.bbox}
+        onChange={(bbox) => {
+          navigate(`${APP_BASE}/inventory${inventorySearchOf({ ...query, bbox })}`, { replace: true });
         }}
       />
       <ErrorMessage error={error} />

@@ -11,6 +11,7 @@ import { acceptInvitation, cancelInvitation, inviteMember, listInvitations } fro
 import { ErrorMessage } from '../components/error-message.js';
 import { Field } from '../components/field.js';
 import { Link } from '../components/link.js';
+import { MyInvitations } from '../components/my-invitations.js';
 import { errorsOf, noErrors, validate, type FormErrors } from '../lib/form-errors.js';
 import { invitationHref, signInHref } from '../lib/routes.js';
 import { refreshSession, type SessionState } from '../session.js';
@@ -32,10 +33,9 @@ function FormMessage(props: { readonly errors: FormErrors; readonly testId: stri
 }
 
 /**
- * Accepting an invitation by its id — the link an inviter passes on carries it — and, for the active
- * organization's admins and owners, inviting by email and the pending invitations with cancel. The API
- * has no list of a user's own invitations (an invitation is a right for whoever signs in with its
- * address), so the invited person comes with the link.
+ * The signed-in user's own pending invitations with Accept; accepting one by its id (the link an
+ * inviter passes on carries it); and, for the active organization's admins and owners, inviting by
+ * email and the pending invitations with cancel.
  */
 export function InvitationsPage(props: {
   readonly session: SessionState;
@@ -58,7 +58,7 @@ export function InvitationsPage(props: {
   return (
     <section class="invitations" data-testid="invitations">
       <h1>Invitations</h1>
-      <AcceptForm initialId={props.invitationId ?? ''} />
+      <AcceptingInvitations initialId={props.invitationId ?? ''} />
       {active && ADMIN_ROLES.has(active.role) ? (
         <OrganizationInvitations
           organizationName={active.name}
@@ -70,10 +70,33 @@ export function InvitationsPage(props: {
   );
 }
 
-function AcceptForm(props: { readonly initialId: string }) {
+/** The user's own invitations and the form for a link's: either acceptance reads the list again. */
+function AcceptingInvitations(props: { readonly initialId: string }) {
+  const [joined, setJoined] = useState<OrganizationMembership | null>(null);
+  const [accepted, setAccepted] = useState(0);
+  const onAccepted = (membership: OrganizationMembership) => {
+    setJoined(membership);
+    setAccepted((count) => count + 1);
+  };
+  return (
+    <>
+      <MyInvitations reloadKey={accepted} onAccepted={onAccepted} />
+      <AcceptForm initialId={props.initialId} onAccepted={onAccepted} />
+      {joined ? (
+        <p role="status" data-testid="joined">
+          You are now {joined.role} of {joined.name}.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function AcceptForm(props: {
+  readonly initialId: string;
+  readonly onAccepted: (membership: OrganizationMembership) => void;
+}) {
   const [id, setId] = useState(props.initialId);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [joined, setJoined] = useState<OrganizationMembership | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: Event) {
@@ -85,11 +108,12 @@ function AcceptForm(props: { readonly initialId: string }) {
     }
     setBusy(true);
     try {
-      setJoined(await acceptInvitation(checked.data.invitationId));
+      const membership = await acceptInvitation(checked.data.invitationId);
       setErrors(noErrors);
       setId('');
       // The new membership shows in the organization switcher and on the account page.
       await refreshSession();
+      props.onAccepted(membership);
     } catch (caught) {
       setErrors(errorsOf(caught));
     } finally {
@@ -99,7 +123,7 @@ function AcceptForm(props: { readonly initialId: string }) {
 
   return (
     <>
-      <h2>Accept an invitation</h2>
+      <h2>Accept an invitation by its link</h2>
       <form
         class="inline-form"
         data-testid="accept-form"
@@ -121,11 +145,6 @@ function AcceptForm(props: { readonly initialId: string }) {
         </button>
       </form>
       <FormMessage errors={errors} testId="accept-error" />
-      {joined ? (
-        <p role="status" data-testid="joined">
-          You are now {joined.role} of {joined.name}.
-        </p>
-      ) : null}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { stacItemCollectionSchema, stacItemSchema, type StacItem } from '@portal/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { queryString, request } from '../api/client.js';
+import { BoxForm } from '../components/box-form.js';
 import { ErrorMessage } from '../components/error-message.js';
 import { Link } from '../components/link.js';
 import { locationStore, navigate } from '../lib/navigation.js';
@@ -43,8 +44,6 @@ export function MapPage(props: { readonly session: SessionState }) {
   const [error, setError] = useState<unknown>(null);
   const [drawn, setDrawn] = useState(false);
   const [drag, setDrag] = useState<Drag | null>(null);
-  const [typed, setTyped] = useState('');
-  const [typedInvalid, setTypedInvalid] = useState(false);
   const location = useStore(locationStore);
   const box = useMemo(
     () => parseBoxParam(new URLSearchParams(location.search).get('bbox')),
@@ -104,10 +103,6 @@ export function MapPage(props: { readonly session: SessionState }) {
     // `box` changes with `boxText`, which reloads `items`: the map is drawn again with the items.
   }, [items]);
 
-  useEffect(() => {
-    setTyped(boxText ?? '');
-  }, [boxText]);
-
   function choose(chosen: Box | null) {
     navigate(`${APP_BASE}/map${chosen ? `?bbox=${boxParam(chosen)}` : ''}`, { replace: true });
   }
@@ -166,37 +161,7 @@ export function MapPage(props: { readonly session: SessionState }) {
         ) : null}
       </div>
       {/* The same box typed in, for keyboards and for exact numbers. */}
-      <form
-        class="inline-form"
-        data-testid="map-box-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const parsed = parseBoxParam(typed.replace(/\s+/g, ''));
-          setTypedInvalid(parsed === null);
-          if (parsed) choose(parsed);
-        }}
-      >
-        <div class={typedInvalid ? 'field invalid' : 'field'}>
-          <label for="map-box-input">Box (west, south, east, north)</label>
-          <input
-            id="map-box-input"
-            value={typed}
-            placeholder="5.9,45.8,10.5,47.8"
-            aria-invalid={typedInvalid ? true : undefined}
-            aria-describedby={typedInvalid ? 'map-box-message' : undefined}
-            onInput={(event) => {
-              setTyped(event.currentTarget.value);
-            }}
-          />
-          {typedInvalid ? (
-            <span class="field-error" id="map-box-message" data-testid="error-box">
-              must be four numbers: west and east from -180 to 180, south up to north from -90 to 90
-            </span>
-          ) : null}
-        </div>
-        <button type="submit">Show the box</button>
-      </form>
+      <BoxForm box={box} onChoose={choose} submitLabel="Show the box" testId="map-box-form" />
       {box ? (
         <p class="actions" data-testid="map-box">
           <span>
@@ -211,6 +176,9 @@ export function MapPage(props: { readonly session: SessionState }) {
           >
             Show everywhere
           </button>
+          <Link href={`${APP_BASE}/inventory?bbox=${boxText}`} testId="map-inventory-link">
+            Everything in this box in the inventory
+          </Link>
           <a href={`${SEARCH}${queryString(searchQuery)}`} data-testid="map-search-link">
             This search in the STAC API
           </a>

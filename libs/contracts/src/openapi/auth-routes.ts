@@ -22,6 +22,7 @@ import {
   hasPermissionSchema,
   invitationListQuerySchema,
   invitationListSchema,
+  userInvitationListSchema,
   invitationSchema,
   invitationViewSchema,
   inviteMemberBodySchema,
@@ -227,6 +228,17 @@ export const authRoutes: readonly Route[] = [
     query: invitationListQuerySchema,
     responses: { 200: { description: 'The invitations.', schema: invitationListSchema } },
     errors: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/organization/list-user-invitations',
+    operationId: 'listUserInvitations',
+    summary: 'Your own pending invitations',
+    description:
+      'The invitations addressed to the email you signed in with that can still be accepted (not accepted, cancelled or expired, and not to an organization you belong to already), newest first, with the organization and the sender named. A session or a JWT: an API key answers 403. Accept one with `organization/accept-invitation`.',
+    tag: 'auth',
+    responses: { 200: { description: 'Your pending invitations.', schema: userInvitationListSchema } },
+    errors: [401, 403],
   },
   {
     method: 'post',
