@@ -15,6 +15,7 @@ import {
 } from '@portal/platform';
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
+import { createApiPool } from './database-pool.js';
 import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
@@ -34,11 +35,7 @@ const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 const tracing = await startTracing({ serviceName: 'portal-api', logger });
 const metrics = createMetricsRegistry();
 
-const pool = createPool({
-  connectionString: config.DATABASE_URL,
-  max: config.DATABASE_POOL_SIZE,
-  applicationName: 'api',
-});
+const pool = createApiPool(config);
 const eventStore = observeAppends(
   await createEventStore({
     databasePool: pool,
