@@ -3,6 +3,11 @@
  * between "retry later" (the database is away) and "the input was wrong" without matching messages.
  */
 const transientSqlStateClasses = ['08', '57P', '53'];
+/**
+ * In class 08 but not an outage: the server refused what the client sent (a parameter count that does
+ * not match the statement) and keeps the connection. That is a bug in our SQL, to surface as one.
+ */
+const PROTOCOL_VIOLATION = '08P01';
 const transientSocketCodes = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'];
 
 function sqlStateOf(error: unknown): string | null {
@@ -16,6 +21,7 @@ export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = sqlStateOf(error);
   if (code !== null) {
+    if (code === PROTOCOL_VIOLATION) return false;
     if (transientSqlStateClasses.some((prefix) => code.startsWith(prefix))) return true;
     if (transientSocketCodes.includes(code)) return true;
   }
