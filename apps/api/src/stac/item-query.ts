@@ -3,7 +3,7 @@ import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '../browser/query-params.js';
 import { visibleObject, type Principals } from '../browser/visibility.js';
-import type { ItemSearch } from './item-search-request.js';
+import type { ItemMatch, ItemSearch } from './item-search-request.js';
 import { afterSql, orderBySql, sortKeysSql } from './item-sort.js';
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
@@ -78,8 +78,12 @@ function inCollections(collections: readonly string[], params: QueryParams): str
     : `o.parent_id = ANY(${params.add(collections, 'uuid[]')})`;
 }
 
+/** No bound from the longest item time: a read that is not ordered by a time (an aggregation). */
+const NO_TIME_BOUNDS: TimeBounds = { earliestStart: null, latestEnd: null };
+
 function conditions(
-  search: ItemSearch,
+  search: ItemMatch,
+  leadingTime: ItemSearch['sort']['leadingTime'],
   bounds: TimeBounds,
   principals: Principals,
   params: QueryParams,
@@ -115,14 +119,37 @@ function conditions(
     // reads only the interval's neighbourhood, whichever way it runs (ascending, or the last page of a
     // descending sort). Only on that one: a bound on both made the planner prefer a bitmap scan and a
     // sort of every match in the interval (30 times slower on 300,000 items, docs/stac.md).
-    if (search.sort.leadingTime === 'start' && bounds.earliestStart !== null) {
+    if (leadingTime === 'start' && bounds.earliestStart !== null) {
       where.push(`${itemStart('o')} >= ${params.add(bounds.earliestStart, 'timestamptz')}`);
     }
-    if (search.sort.leadingTime === 'end' && bounds.latestEnd !== null) {
+    if (leadingTime === 'end' && bounds.latestEnd !== null) {
       where.push(`${itemEnd('o')} <= ${params.add(bounds.latestEnd, 'timestamptz')}`);
     }
   }
   return where;
+}
+
+/** The items table with `p`, each item's parent when the caller may read it (its `collection`). */
+const itemsWithParent = (principals: Principals, params: QueryParams) =>
+  `read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}`;
+
+/**
+ * `FROM … WHERE …` of every item `match` and `extra` select that the caller may read, over `o` (the item)
+ * and `p` (its visible parent): the search's own conditions, for a statement that aggregates the matches
+ * instead of paging them (docs/stac.md, "Aggregation"). `null` when nothing can match (no valid id).
+ */
+export function matchingItemsSql(
+  match: ItemMatch,
+  principals: Principals,
+  params: QueryParams,
+  extra: readonly ItemCondition[],
+): string | null {
+  const where = conditions(match, null, NO_TIME_BOUNDS, principals, params);
+  if (where === null) return null;
+  for (const condition of extra) where.push(`(${condition(params)})`);
+  return `FROM ${itemsWithParent(principals, params)}
+      WHERE ${where.join('\n        AND ')}`;
 }
 
 /**
@@ -142,7 +169,7 @@ export async function searchItems(
       ? { earliestStart: null, latestEnd: null }
       : await timeBounds(pool, search.interval);
   const params = new QueryParams();
-  const where = conditions(search, bounds, principals, params);
+  const where = conditions(search, search.sort.leadingTime, bounds, principals, params);
   if (where === null) return { rows: [], more: false };
   for (const condition of extra) where.push(`(${condition(params)})`);
   where.push(...search.sort.conditions);
@@ -150,8 +177,7 @@ export async function searchItems(
   const limit = params.add(search.limit + 1, 'int');
   const result = await pool.query<SearchedItemRow>(
     `SELECT ${itemColumns}, ${sortKeysSql(search.sort)} AS sort_keys
-       FROM read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+       FROM ${itemsWithParent(principals, params)}
       WHERE ${where.join('\n        AND ')}
       ORDER BY ${orderBySql(search.sort)}
       LIMIT ${limit}`,
