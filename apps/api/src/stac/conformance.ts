@@ -10,6 +10,10 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0/ogcapi-features',
   'https://api.stacspec.org/v1.0.0/item-search',
   'https://api.stacspec.org/v1.0.0-rc.2/children',
+  // The aggregation extension on /aggregate, with its filter (CQL2) and query parameters (docs/stac.md).
+  'https://api.stacspec.org/v0.3.0/aggregation',
+  'https://api.stacspec.org/v0.3.0/aggregation#filter',
+  'https://api.stacspec.org/v0.3.0/aggregation#query',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
   // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").

@@ -46,6 +46,9 @@ export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: st
       parentLink(row, urls),
       { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
       { rel: QUERYABLES_REL, href: urls.collectionQueryables(row.id), type: SCHEMA_JSON_TYPE },
+      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'GET' },
+      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'POST' },
+      { rel: 'aggregations', href: urls.collectionAggregations(row.id), type: JSON_TYPE },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
   };

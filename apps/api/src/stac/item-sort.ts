@@ -39,6 +39,9 @@ type KeyDefinition = Omit<SortKey, 'field' | 'direction'> & { readonly condition
 // (portal-objects schema.sql), so a sort by those keys states it to be read in index order.
 const EVERY_ROW = 'o.depth >= 1';
 
+/** The item's `collection`: its parent's id when that is a collection the caller may read (`p`). */
+export const visibleCollectionSql = `CASE WHEN p.kind = 'collection' THEN o.parent_id END`;
+
 const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullable: false };
 
 /**
@@ -48,11 +51,7 @@ const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullabl
  */
 const fixedKeys: Readonly<Record<string, KeyDefinition>> = {
   id: { sql: 'o.id', type: 'uuid', nullable: false },
-  collection: {
-    sql: `CASE WHEN p.kind = 'collection' THEN o.parent_id END`,
-    type: 'uuid',
-    nullable: true,
-  },
+  collection: { sql: visibleCollectionSql, type: 'uuid', nullable: true },
   datetime: start,
   start_datetime: start,
   end_datetime: { sql: itemEnd('o'), type: 'timestamptz', nullable: false },

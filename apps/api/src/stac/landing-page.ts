@@ -27,6 +27,9 @@ export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectR
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'GET' },
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'POST' },
     { rel: QUERYABLES_REL, href: urls.queryables, type: SCHEMA_JSON_TYPE },
+    { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'GET' },
+    { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'POST' },
+    { rel: 'aggregations', href: urls.aggregations, type: JSON_TYPE },
     { rel: 'service-desc', href: urls.serviceDesc, type: OPENAPI_TYPE },
     ...rootChildren.map((row) => childLink(row, urls)),
   ];

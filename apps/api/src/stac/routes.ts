@@ -14,6 +14,7 @@ import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { conformsTo } from './conformance.js';
 import { collectionSearchConditions } from './collection-search.js';
 import {
@@ -197,6 +198,45 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       const title = `Items of collection ${collection.id}`;
       res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collection.id), title));
+    },
+  });
+
+  route(router, `${STAC_PATH}/aggregate`, {
+    get: async (req, res) => {
+      res.json(await aggregateByGet(deps, req, { kind: 'root' }));
+    },
+    post: async (req, res) => {
+      res.json(await aggregateByPost(deps, req, { kind: 'root' }));
+    },
+  });
+  route(router, `${STAC_PATH}/aggregations`, {
+    get: (req, res) => {
+      res.json(aggregationsOf(context(req).urls, { kind: 'root' }));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/aggregate`, {
+    get: async (req, res) => {
+      const collection = await containerOf(
+        pathParam(req, 'collectionId'),
+        'collection',
+        context(req).principals,
+      );
+      res.json(await aggregateByGet(deps, req, { kind: 'collection', id: collection.id }));
+    },
+    post: async (req, res) => {
+      const collection = await containerOf(
+        pathParam(req, 'collectionId'),
+        'collection',
+        context(req).principals,
+      );
+      res.json(await aggregateByPost(deps, req, { kind: 'collection', id: collection.id }));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/aggregations`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      res.json(aggregationsOf(urls, { kind: 'collection', id: collection.id }));
     },
   });
 

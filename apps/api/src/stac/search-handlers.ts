@@ -9,7 +9,7 @@ import { findVisibleObjects } from '../read-model/portal-object-rows.js';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
 import { itemCollection, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';
-import { searchFromBody, searchFromQuery, type ItemSearch } from './item-search-request.js';
+import { searchFromBody, searchFromQuery, type ItemMatch, type ItemSearch } from './item-search-request.js';
 import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
 import { badParameter } from './stac-problem.js';
 import { stacUrls } from './stac-links.js';
@@ -18,7 +18,11 @@ import { stacUrls } from './stac-links.js';
  * Every collection a search names must be one the caller may read: an unknown one answers 400 (a typo
  * would otherwise look like an empty result). Hidden and missing collections get the same answer.
  */
-async function checkCollections(deps: ApiDependencies, search: ItemSearch, req: Request): Promise<void> {
+export async function checkCollections(
+  deps: ApiDependencies,
+  search: ItemMatch,
+  req: Request,
+): Promise<void> {
   if (search.collections === null) return;
   const wellFormed = search.collections.filter((id) => isUuid(id));
   const found = await findVisibleObjects(deps.pool, wellFormed, principalsOf(req));
@@ -33,7 +37,7 @@ async function checkCollections(deps: ApiDependencies, search: ItemSearch, req: 
   }
 }
 
-function withCanonicalCollections(search: ItemSearch): ItemSearch {
+export function withCanonicalCollections<T extends ItemMatch>(search: T): T {
   return search.collections === null
     ? search
     : { ...search, collections: search.collections.map((id) => id.toLowerCase()) };

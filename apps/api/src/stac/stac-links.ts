@@ -10,6 +10,8 @@ export const JSON_TYPE = 'application/json';
 export const GEOJSON_TYPE = 'application/geo+json';
 export const SCHEMA_JSON_TYPE = 'application/schema+json';
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
+/** The sort extension's rel for `/sortables`. */
+export const SORTABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/sortables';
 export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 
 export interface StacUrls {
@@ -19,10 +21,16 @@ export interface StacUrls {
   readonly search: string;
   readonly children: string;
   readonly queryables: string;
+  readonly sortables: string;
+  readonly aggregate: string;
+  readonly aggregations: string;
   readonly serviceDesc: string;
   collection(id: string): string;
   items(collectionId: string): string;
   collectionQueryables(collectionId: string): string;
+  collectionSortables(collectionId: string): string;
+  collectionAggregate(collectionId: string): string;
+  collectionAggregations(collectionId: string): string;
   item(id: string, collectionId: string | null): string;
   catalog(id: string): string;
   catalogChildren(id: string): string;
@@ -37,10 +45,16 @@ export function stacUrls(baseUrl: string): StacUrls {
     search: `${root}/search`,
     children: `${root}/children`,
     queryables: `${root}/queryables`,
+    sortables: `${root}/sortables`,
+    aggregate: `${root}/aggregate`,
+    aggregations: `${root}/aggregations`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
     collection: (id) => `${root}/collections/${id}`,
     items: (collectionId) => `${root}/collections/${collectionId}/items`,
     collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,
+    collectionSortables: (collectionId) => `${root}/collections/${collectionId}/sortables`,
+    collectionAggregate: (collectionId) => `${root}/collections/${collectionId}/aggregate`,
+    collectionAggregations: (collectionId) => `${root}/collections/${collectionId}/aggregations`,
     // An item outside any collection (directly under a catalog) has no OGC Features path: its own.
     item: (id, collectionId) =>
       collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
