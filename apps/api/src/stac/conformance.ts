@@ -19,6 +19,11 @@ export const conformsTo: readonly string[] = [
   // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").
   'https://api.stacspec.org/v1.0.0/item-search#sort',
   'https://api.stacspec.org/v1.0.0/ogcapi-features#sort',
+  // `/sortables` (and a collection's): the search's as the sort extension spells it, a collection's as
+  // OGC API Features Part 5 does.
+  'https://api.stacspec.org/v1.0.0/item-search#sortables',
+  'https://api.stacspec.org/v1.1.0/item-search#sortables',
+  'http://www.opengis.net/spec/ogcapi-features-5/1.0/conf/sortables',
   // The fields extension, as its last release candidate and as implementations spell it (docs/stac.md).
   'https://api.stacspec.org/v1.0.0-rc.3/item-search#fields',
   'https://api.stacspec.org/v1.0.0-rc.3/ogcapi-features#fields',

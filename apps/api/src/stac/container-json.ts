@@ -7,6 +7,7 @@ import {
   portalLink,
   QUERYABLES_REL,
   SCHEMA_JSON_TYPE,
+  SORTABLES_REL,
   type StacUrls,
 } from './stac-links.js';
 
@@ -46,6 +47,7 @@ export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: st
       parentLink(row, urls),
       { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
       { rel: QUERYABLES_REL, href: urls.collectionQueryables(row.id), type: SCHEMA_JSON_TYPE },
+      { rel: SORTABLES_REL, href: urls.collectionSortables(row.id), type: SCHEMA_JSON_TYPE },
       { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'GET' },
       { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'POST' },
       { rel: 'aggregations', href: urls.collectionAggregations(row.id), type: JSON_TYPE },

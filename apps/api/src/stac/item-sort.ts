@@ -61,6 +61,9 @@ const fixedKeys: Readonly<Record<string, KeyDefinition>> = {
   description: { sql: 'o.description', type: 'text', nullable: true },
 };
 
+/** The names with a fixed meaning, as `/sortables` lists them (any other name is an item property). */
+export const fixedSortFields: readonly string[] = Object.keys(fixedKeys);
+
 /** Item fields that are no sortable values (the extension sorts strings, numbers and times only). */
 const unsortable = new Set([
   'geometry',

@@ -8,6 +8,7 @@ import {
   OPENAPI_TYPE,
   QUERYABLES_REL,
   SCHEMA_JSON_TYPE,
+  SORTABLES_REL,
   type StacUrls,
 } from './stac-links.js';
 
@@ -27,6 +28,7 @@ export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectR
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'GET' },
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'POST' },
     { rel: QUERYABLES_REL, href: urls.queryables, type: SCHEMA_JSON_TYPE },
+    { rel: SORTABLES_REL, href: urls.sortables, type: SCHEMA_JSON_TYPE },
     { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'GET' },
     { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'POST' },
     { rel: 'aggregations', href: urls.aggregations, type: JSON_TYPE },

@@ -29,6 +29,7 @@ import { itemCollection } from './item-collection.js';
 import { stacItem } from './item-json.js';
 import { findVisibleItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
+import { itemSortables } from './sortables.js';
 import { parseLimitText, searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
 import { conditionsFromQuery } from './search-conditions.js';
@@ -198,6 +199,21 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       const title = `Items of collection ${collection.id}`;
       res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collection.id), title));
+    },
+  });
+
+  route(router, `${STAC_PATH}/sortables`, {
+    get: (req, res) => {
+      const { urls } = context(req);
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.sortables, 'STAC item search'));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const title = `Items of collection ${collection.id}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(collection.id), title));
     },
   });
 
