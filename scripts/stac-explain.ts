@@ -50,7 +50,7 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
     collections: null,
     limit: 100,
     sort: itemSort(null),
-    after: null,
+    cursor: null,
   };
   const year = { start: '2020-01-01T00:00:00.000Z', end: '2020-12-31T23:59:59.000Z' };
   const midTime = '2020-06-01T00:00:00.000000Z';
@@ -68,13 +68,13 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
         ...none,
         collections: [collectionId(3)],
         interval: year,
-        after: [midTime, collectionId(0)],
+        cursor: { keys: [midTime, collectionId(0)], direction: 'next' },
       },
     ],
     ['sortby +datetime, first page', { ...none, sort: sorted('+datetime') }],
     [
       'sortby +datetime, a later page',
-      { ...none, sort: sorted('+datetime'), after: [midTime, collectionId(0)] },
+      { ...none, sort: sorted('+datetime'), cursor: { keys: [midTime, collectionId(0)], direction: 'next' } },
     ],
     [
       'sortby +datetime, one collection, a later page',
@@ -82,7 +82,7 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
         ...none,
         collections: [collectionId(3)],
         sort: sorted('+datetime'),
-        after: [midTime, collectionId(0)],
+        cursor: { keys: [midTime, collectionId(0)], direction: 'next' },
       },
     ],
     ['sortby +datetime, one year', { ...none, interval: year, sort: sorted('+datetime') }],
@@ -93,7 +93,11 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
     ],
     [
       'sortby -datetime,+title (mixed directions), a later page',
-      { ...none, sort: sorted('-datetime,+title'), after: [midTime, 'i5', collectionId(0)] },
+      {
+        ...none,
+        sort: sorted('-datetime,+title'),
+        cursor: { keys: [midTime, 'i5', collectionId(0)], direction: 'next' },
+      },
     ],
     ['sortby +created', { ...none, sort: sorted('+created') }],
     [

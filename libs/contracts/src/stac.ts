@@ -119,7 +119,8 @@ export const stacItemCollectionSchema = z.object({
 export type StacItemCollection = z.infer<typeof stacItemCollectionSchema>;
 
 const limitDescription = `Items per page, 1 to ${STAC_MAX_LIMIT}; ${STAC_DEFAULT_LIMIT} when absent.`;
-const tokenDescription = 'The opaque token of a `next` link: continues the same search after its last item.';
+const tokenDescription =
+  'The opaque token of a `next` link (continues the same search after its last item) or of an item page’s `prev` link (the page before its first item).';
 const datetimeDescription =
   'RFC 3339 instant (`2024-01-31T12:00:00Z`), closed interval (`a/b`) or open interval (`../b`, `a/..`): items whose datetime, or start..end range, meets it.';
 const filterDescription =

@@ -3,7 +3,7 @@ import type { StacSearchBody } from '@portal/contracts';
 import { bboxGeometry, parseBbox, parseBboxText } from './bbox.js';
 import { parseDatetime, type TimeInterval } from './datetime-interval.js';
 import { itemSort, type ItemSort } from './item-sort.js';
-import { decodeItemToken } from './search-token.js';
+import { decodeItemToken, type ItemCursor } from './search-token.js';
 import { parseSortbyBody, parseSortbyText } from './sort-request.js';
 import { badParameter } from './stac-problem.js';
 
@@ -23,8 +23,8 @@ export interface ItemMatch {
 export interface ItemSearch extends ItemMatch {
   readonly limit: number;
   readonly sort: ItemSort;
-  /** The previous page's last sort key values (from `token`), or null for the first page. */
-  readonly after: readonly (string | null)[] | null;
+  /** Where the page starts (from `token`: after a page, or before one), or null for the first page. */
+  readonly cursor: ItemCursor | null;
 }
 
 /** The values of a GET, as the query string gives them (repeated parameters are refused). */
@@ -118,7 +118,7 @@ export function searchFromQuery(query: SearchQuery): ItemSearch {
     ...matchFromQuery(query),
     limit: parseLimitText(query.limit),
     sort,
-    after: query.token === undefined ? null : decodeItemToken(sort, query.token),
+    cursor: query.token === undefined ? null : decodeItemToken(sort, query.token),
   };
 }
 
@@ -129,6 +129,6 @@ export function searchFromBody(body: StacSearchBody): ItemSearch {
     ...matchFromBody(body),
     limit: parseLimit(body.limit),
     sort,
-    after: body.token === undefined ? null : decodeItemToken(sort, body.token),
+    cursor: body.token === undefined ? null : decodeItemToken(sort, body.token),
   };
 }

@@ -152,6 +152,18 @@ export function itemSort(terms: readonly SortTerm[] | null): ItemSort {
   return { keys, signature: signatureOf(keys), conditions, leadingTime };
 }
 
+/**
+ * The same order backwards, for a page read towards the start (a `prev` link): every key flipped.
+ * PostgreSQL's NULL is the greatest value both ways (last ascending, first descending), so the flipped
+ * order is exactly the reverse, and `afterSql` on it selects the rows before a key.
+ */
+export function reversedSort(sort: ItemSort): ItemSort {
+  return {
+    ...sort,
+    keys: sort.keys.map((key) => ({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' })),
+  };
+}
+
 export function orderBySql(sort: ItemSort): string {
   return sort.keys.map((key) => `${key.sql} ${key.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
 }

@@ -32,7 +32,7 @@ const errorsNote =
   "Errors carry `code` and `description` (as STAC clients expect) beside the service's `message`.";
 const filterNote =
   '`filter` takes CQL2 (text or JSON, `filter-lang`) over the queryables; a bad filter answers 400 naming the position and the expected tokens.';
-const pagingNote = `Paged by an opaque \`token\` in the \`next\` link; \`limit\` at most ${STAC_MAX_LIMIT}.`;
+const pagingNote = `Paged by an opaque \`token\` in the \`next\` link (and, for item pages, the \`prev\` link); \`limit\` at most ${STAC_MAX_LIMIT}.`;
 const extensionsNote =
   'Extensions: `sortby` (sort; a token is valid only under its sort), `fields` (include/exclude), `query` (the legacy query object) and `q` (advanced free text).';
 
