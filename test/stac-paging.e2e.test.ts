@@ -77,8 +77,8 @@ async function forwardAndBack(first: Request, expectedCount: number): Promise<vo
   expect(new Set(all).size).toBe(expectedCount);
   expect(forward.length).toBeGreaterThan(2);
   // Every page but the first has a prev link.
-  forward.forEach((page, index) =>
-    expect(follow(page, 'prev', first.method) !== null, `page ${index}`).toBe(index > 0),
+  expect(forward.map((page) => follow(page, 'prev', first.method) !== null)).toEqual(
+    forward.map((_, index) => index > 0),
   );
 
   let index = forward.length - 1;
