@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSignedInCaller } from './support/auth.js';
+import { signUp, useSignedInCaller } from './support/auth.js';
 import { call } from './support/http.js';
 import { createPortalObject, pageToEnd, random } from './support/stac-fixture.js';
 import { expectShape, specError, type SpecItem } from './support/stac-schemas.js';
@@ -522,6 +522,17 @@ describe('aggregate', () => {
     const got = await aggregateGet('/api/v1/stac/aggregate', { ids: ids.join(',') }, 'anonymous');
     expect(got).toEqual(bruteForce(visible, DEFAULTS));
     expect(got[0]?.value).toBe(ids.length - 1);
+  });
+
+  it('a session cookie alone may POST an aggregate (it only reads: no CSRF token)', async () => {
+    const user = await signUp({ name: 'Aggregation cookie' });
+    for (const path of ['/api/v1/stac/aggregate', `/api/v1/stac/collections/${collectionA}/aggregate`]) {
+      const response = await call('POST', path, {
+        headers: { cookie: user.cookie },
+        body: { ids, aggregations: ['total_count'] },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+    }
   });
 
   it('counts nothing for ids that name no item', async () => {
