@@ -353,6 +353,27 @@ const stacRows: readonly Row[] = [
     }),
     statusOf: aggregateFound,
   },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/browse',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/browse' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/catalogs/{catalogId}/browse',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/catalogs/${f.catalog}/browse?kind=children` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/browse',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/browse` }),
+  },
 ];
 
 const rows: readonly Row[] = [

@@ -180,6 +180,18 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
 export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
 
 /**
+ * A browse page (docs/stac.md, "Browsing"): a catalog of the `child` (`kind=children`) or `item`
+ * (`kind=items`) links of a container past those its own JSON holds, continued by its last `child` link.
+ */
+export const stacBrowseQuerySchema = z.strictObject({
+  kind: z
+    .enum(['children', 'items'])
+    .exactOptional()
+    .meta({ description: 'What the page links: child catalogs and collections, or items.' }),
+  token: z.string().exactOptional().meta({ description: 'From the `child` link of the previous page.' }),
+});
+
+/**
  * `GET …/collections`, with the collection search extension: `bbox` and `datetime` meet any box or
  * interval of a collection's extent, `q` its title, description and keywords.
  */

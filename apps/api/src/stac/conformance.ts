@@ -10,6 +10,8 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0/ogcapi-features',
   'https://api.stacspec.org/v1.0.0/item-search',
   'https://api.stacspec.org/v1.0.0-rc.2/children',
+  // Every item reachable by child and item links: browse pages continue what a container links (docs/stac.md).
+  'https://api.stacspec.org/v1.0.0/browseable',
   // The aggregation extension on /aggregate, with its filter (CQL2) and query parameters (docs/stac.md).
   'https://api.stacspec.org/v0.3.0/aggregation',
   'https://api.stacspec.org/v0.3.0/aggregation#filter',

@@ -18,7 +18,11 @@ export const LANDING_PAGE_ID = 'portal-catalog-service';
  * `GET /api/v1/stac`: the root Catalog. Its `child` links are the root-level catalogs and collections
  * the caller may read (the first page of `/children`); `search` is offered both ways, as STAC asks.
  */
-export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectRow[]) {
+export function landingPage(
+  urls: StacUrls,
+  rootChildren: readonly PortalObjectRow[],
+  continuations: readonly StacLink[],
+) {
   const links: StacLink[] = [
     { rel: 'self', href: urls.root, type: JSON_TYPE },
     { rel: 'root', href: urls.root, type: JSON_TYPE },
@@ -34,6 +38,7 @@ export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectR
     { rel: 'aggregations', href: urls.aggregations, type: JSON_TYPE },
     { rel: 'service-desc', href: urls.serviceDesc, type: OPENAPI_TYPE },
     ...rootChildren.map((row) => childLink(row, urls)),
+    ...continuations,
   ];
   return {
     type: 'Catalog' as const,

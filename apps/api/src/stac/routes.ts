@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import {
+  stacBrowseQuerySchema,
   stacCollectionsQuerySchema,
   stacItemsQuerySchema,
   stacListQuerySchema,
@@ -15,14 +16,10 @@ import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
+import { browsePage, catalogContents, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
 import { collectionSearchConditions } from './collection-search.js';
-import {
-  directItemIds,
-  listContainers,
-  type ContainerCondition,
-  type ContainerScope,
-} from './container-query.js';
+import { listContainers, type ContainerCondition, type ContainerScope } from './container-query.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
 import { itemCollection } from './item-collection.js';
@@ -48,9 +45,6 @@ type ListQuery = Readonly<Record<string, string | undefined>> & {
   readonly limit?: string | undefined;
   readonly token?: string | undefined;
 };
-
-/** How many `child` (and `item`) links one catalog page writes; the children endpoints page the rest. */
-export const MAX_CATALOG_LINKS = 1000;
 
 /** STAC API 1.0 over the read model (docs/stac.md): the same visibility as every other read. */
 export function stacRoutes(deps: ApiDependencies): Router {
@@ -101,11 +95,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, STAC_PATH, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const page = await listContainers(deps.pool, { kind: 'children', parentId: null }, principals, {
-        limit: MAX_CATALOG_LINKS,
-        after: null,
-      });
-      res.json(landingPage(urls, page.rows));
+      const root = await rootContents(deps.pool, principals, urls);
+      res.json(landingPage(urls, root.children, root.continuations));
     },
   });
   route(router, `${STAC_PATH}/conformance`, {
@@ -270,14 +261,30 @@ export function stacRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
       const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
-      const [children, itemIds] = await Promise.all([
-        listContainers(deps.pool, { kind: 'children', parentId: row.id }, principals, {
-          limit: MAX_CATALOG_LINKS,
-          after: null,
-        }),
-        directItemIds(deps.pool, row.id, principals, MAX_CATALOG_LINKS),
-      ]);
-      res.json(stacCatalog(row, urls, baseUrl, { children: children.rows, itemIds }));
+      res.json(stacCatalog(row, urls, baseUrl, await catalogContents(deps.pool, row, principals, urls)));
+    },
+  });
+  route(router, `${STAC_PATH}/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'root' }, query, principals, urls));
+    },
+  });
+  route(router, `${STAC_PATH}/catalogs/:catalogId/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'catalog', row }, query, principals, urls));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'collection', row }, query, principals, urls));
     },
   });
   route(router, `${STAC_PATH}/catalogs/:catalogId/children`, {

@@ -13,8 +13,11 @@ export interface PageKey {
   readonly id: string;
 }
 
-/** What a container token continues: a list of collections or children, oldest first by creation. */
-export type TokenKind = 'containers';
+/**
+ * What a token continues: a list of collections or children (`containers`), or the items directly under
+ * a container as a browse page links them (`direct-items`); both oldest first by creation.
+ */
+export type TokenKind = 'containers' | 'direct-items';
 
 /** Written by `to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`: microseconds survive the round trip. */
 const KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -34,7 +34,16 @@ export interface StacUrls {
   item(id: string, collectionId: string | null): string;
   catalog(id: string): string;
   catalogChildren(id: string): string;
+  /** A browse page of the landing page (`null`), a catalog or a collection. */
+  browse(owner: BrowseOwnerPath, kind: BrowseKind, token: string | null): string;
 }
+
+/** What a browse page links: child catalogs and collections, or items. */
+export type BrowseKind = 'children' | 'items';
+
+/** Whose links a browse page continues: the landing page, a catalog or a collection. */
+export type BrowseOwnerPath =
+  { readonly kind: 'root' } | { readonly kind: 'catalog' | 'collection'; readonly id: string };
 
 export function stacUrls(baseUrl: string): StacUrls {
   const root = `${baseUrl}${STAC_PATH}`;
@@ -60,6 +69,14 @@ export function stacUrls(baseUrl: string): StacUrls {
       collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
     catalog: (id) => `${root}/catalogs/${id}`,
     catalogChildren: (id) => `${root}/catalogs/${id}/children`,
+    browse: (owner, kind, token) => {
+      const path =
+        owner.kind === 'root'
+          ? root
+          : `${root}/${owner.kind === 'catalog' ? 'catalogs' : 'collections'}/${owner.id}`;
+      const query = new URLSearchParams({ kind, ...(token === null ? {} : { token }) });
+      return `${path}/browse?${query.toString()}`;
+    },
   };
 }
 
