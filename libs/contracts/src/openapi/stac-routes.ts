@@ -279,7 +279,7 @@ export const stacRoutes: readonly Route[] = [
     operationId: 'getStacCatalog',
     summary: 'One STAC Catalog',
     description:
-      'With `child` links to its catalogs and collections and `item` links to the items directly under it (at most 1000 of each; `children` pages them all).',
+      'With `child` links to its catalogs and collections and `item` links to the items directly under it (at most 1000 of each; past them a `child` link to the browse page of the rest, and `children` pages them all).',
     tag: 'stac',
     public: true,
     pathParameters: ['CatalogId'],
