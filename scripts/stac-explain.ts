@@ -5,7 +5,6 @@
  * each query shape. Drops the database afterwards.
  * Usage: N=200000 npx tsx scripts/stac-explain.ts [title filter, e.g. sortby]
  */
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Pool } from '@portal/platform';
 import { bboxGeometry } from '../apps/api/src/stac/bbox.js';
@@ -18,47 +17,9 @@ import { itemSort } from '../apps/api/src/stac/item-sort.js';
 import { parseSortbyText } from '../apps/api/src/stac/sort-request.js';
 import { createScratchDatabase } from '../bench/support/scratch-database.js';
 import { useTestServiceDefaults } from '../bench/support/services.js';
+import { collectionId, seedStacItems } from './stac-explain-seed.js';
 
 const N = Number(process.env.N ?? 200_000);
-const schemaSql = readFileSync(
-  new URL('../apps/projector/src/read-models/portal-objects/schema.sql', import.meta.url),
-  'utf8',
-);
-const collectionId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-
-async function seed(db: pg.Client): Promise<void> {
-  await db.query('CREATE EXTENSION IF NOT EXISTS postgis');
-  await db.query('CREATE SCHEMA read');
-  await db.query('SET search_path = read, public');
-  await db.query(schemaSql);
-  await db.query(`INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at)
-    SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'collection', 'ready', 'c' || g,
-           'c' || g, 1, 1, now(), now()
-      FROM generate_series(1, 20) g`);
-  // One item in ten has a time range instead of an instant; creation and change times spread over a year.
-  await db.query(
-    `INSERT INTO portal_objects (id, kind, status, title, slug, depth, version, created_at, updated_at,
-                                 parent_id, bbox, footprint, datetime, start_datetime, end_datetime, properties)
-     SELECT gen_random_uuid(), 'item', 'ready',
-            'scene ' || (ARRAY['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'])[1 + (hashint4(g) & 7)]
-              || CASE WHEN (hashint4(g + 7) & 1023) = 0 THEN ' zulu' ELSE '' END || ' ' || g,
-            'i' || g, 2, 1, created, created + random() * interval '30 days',
-            ('00000000-0000-4000-8000-' || lpad(to_hex(1 + g % 20), 12, '0'))::uuid,
-            ARRAY[x, y, x + 1, y + 1], ST_MakeEnvelope(x, y, x + 1, y + 1, 4326),
-            CASE WHEN g % 10 <> 0 THEN t END, CASE WHEN g % 10 = 0 THEN t END,
-            CASE WHEN g % 10 = 0 THEN t + random() * interval '90 days' END,
-            jsonb_build_object('eo:cloud_cover', round(random() * 100))
-              || CASE WHEN (hashint4(g + 3) & 7) = 0 THEN jsonb_build_object('keywords', jsonb_build_array('climate', 'sea ice')) ELSE '{}' END
-       FROM (SELECT g, least(178, greatest(-180, cx + (random() - 0.5) * 20)) AS x,
-                    least(88, greatest(-90, cy + (random() - 0.5) * 10)) AS y,
-                    timestamptz '2015-01-01' + (random() * 3650) * interval '1 day' AS t,
-                    timestamptz '2024-01-01' + (random() * 365) * interval '1 day' AS created
-               FROM (SELECT g, (hashint4(g % 200) % 170)::float AS cx, (hashint4(g % 200 + 7) % 70)::float AS cy
-                       FROM generate_series(1, $1::int) g) centres) scenes`,
-    [N],
-  );
-  await db.query('ANALYZE portal_objects');
-}
 
 /** The statement `searchItems` sends (its last one; any before it, the time bounds, run for real). */
 async function statementOf(
@@ -89,7 +50,7 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
     collections: null,
     limit: 100,
     sort: itemSort(null),
-    after: null,
+    cursor: null,
   };
   const year = { start: '2020-01-01T00:00:00.000Z', end: '2020-12-31T23:59:59.000Z' };
   const midTime = '2020-06-01T00:00:00.000000Z';
@@ -107,13 +68,13 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
         ...none,
         collections: [collectionId(3)],
         interval: year,
-        after: [midTime, collectionId(0)],
+        cursor: { keys: [midTime, collectionId(0)], direction: 'next' },
       },
     ],
     ['sortby +datetime, first page', { ...none, sort: sorted('+datetime') }],
     [
       'sortby +datetime, a later page',
-      { ...none, sort: sorted('+datetime'), after: [midTime, collectionId(0)] },
+      { ...none, sort: sorted('+datetime'), cursor: { keys: [midTime, collectionId(0)], direction: 'next' } },
     ],
     [
       'sortby +datetime, one collection, a later page',
@@ -121,7 +82,7 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
         ...none,
         collections: [collectionId(3)],
         sort: sorted('+datetime'),
-        after: [midTime, collectionId(0)],
+        cursor: { keys: [midTime, collectionId(0)], direction: 'next' },
       },
     ],
     ['sortby +datetime, one year', { ...none, interval: year, sort: sorted('+datetime') }],
@@ -132,7 +93,11 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
     ],
     [
       'sortby -datetime,+title (mixed directions), a later page',
-      { ...none, sort: sorted('-datetime,+title'), after: [midTime, 'i5', collectionId(0)] },
+      {
+        ...none,
+        sort: sorted('-datetime,+title'),
+        cursor: { keys: [midTime, 'i5', collectionId(0)], direction: 'next' },
+      },
     ],
     ['sortby +created', { ...none, sort: sorted('+created') }],
     [
@@ -164,7 +129,7 @@ const database = await createScratchDatabase('bench_stac_explain');
 const db = new pg.Client({ connectionString: database.url });
 try {
   await db.connect();
-  await seed(db);
+  await seedStacItems(db, N);
   // A 5°×5° box around a cluster of scenes.
   const corner = await db.query<{ x: number; y: number }>(
     `SELECT ST_XMin(footprint) AS x, ST_YMin(footprint) AS y FROM read.portal_objects WHERE kind = 'item' LIMIT 1`,

@@ -175,6 +175,13 @@ function searchFound(response: JsonResponse): number {
   return features.some((feature) => feature.id === fixture.item) ? 200 : 404;
 }
 
+/** An aggregate's status as a read of the fixture's item: 200 when it counts the item, else 404 (hidden). */
+function aggregateFound(response: JsonResponse): number {
+  if (response.status !== 200) return response.status;
+  const [total] = (response.body as { aggregations: { value?: unknown }[] }).aggregations;
+  return total?.value === 1 ? 200 : 404;
+}
+
 /** The STAC API: the fixture's org-visible objects are read like every other read (docs/stac.md). */
 const stacRows: readonly Row[] = [
   {
@@ -277,6 +284,95 @@ const stacRows: readonly Row[] = [
     rule: 'read',
     success: 200,
     request: (f) => ({ path: `/api/v1/stac/catalogs/${f.catalog}/children` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/sortables',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/sortables' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/sortables',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/sortables` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/aggregations',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/aggregations' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/aggregations',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/aggregations` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/aggregate',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/aggregate?ids=${f.item}&aggregations=total_count` }),
+    statusOf: aggregateFound,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1/stac/aggregate',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({
+      path: '/api/v1/stac/aggregate',
+      body: { ids: [f.item], aggregations: ['total_count'] },
+    }),
+    statusOf: aggregateFound,
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/aggregate',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({
+      path: `/api/v1/stac/collections/${f.collection}/aggregate?ids=${f.item}&aggregations=total_count`,
+    }),
+    statusOf: aggregateFound,
+  },
+  {
+    method: 'POST',
+    template: '/api/v1/stac/collections/{collectionId}/aggregate',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({
+      path: `/api/v1/stac/collections/${f.collection}/aggregate`,
+      body: { ids: [f.item], aggregations: ['total_count'] },
+    }),
+    statusOf: aggregateFound,
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/browse',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/browse' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/catalogs/{catalogId}/browse',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/catalogs/${f.catalog}/browse?kind=children` }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collections/{collectionId}/browse',
+    rule: 'read',
+    success: 200,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/browse` }),
   },
 ];
 

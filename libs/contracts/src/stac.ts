@@ -119,7 +119,8 @@ export const stacItemCollectionSchema = z.object({
 export type StacItemCollection = z.infer<typeof stacItemCollectionSchema>;
 
 const limitDescription = `Items per page, 1 to ${STAC_MAX_LIMIT}; ${STAC_DEFAULT_LIMIT} when absent.`;
-const tokenDescription = 'The opaque token of a `next` link: continues the same search after its last item.';
+const tokenDescription =
+  'The opaque token of a `next` link (continues the same search after its last item) or of an item page’s `prev` link (the page before its first item).';
 const datetimeDescription =
   'RFC 3339 instant (`2024-01-31T12:00:00Z`), closed interval (`a/b`) or open interval (`../b`, `a/..`): items whose datetime, or start..end range, meets it.';
 const filterDescription =
@@ -177,6 +178,18 @@ export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
 
 /** A page of collections or children. */
 export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
+
+/**
+ * A browse page (docs/stac.md, "Browsing"): a catalog of the `child` (`kind=children`) or `item`
+ * (`kind=items`) links of a container past those its own JSON holds, continued by its last `child` link.
+ */
+export const stacBrowseQuerySchema = z.strictObject({
+  kind: z
+    .enum(['children', 'items'])
+    .exactOptional()
+    .meta({ description: 'What the page links: child catalogs and collections, or items.' }),
+  token: z.string().exactOptional().meta({ description: 'From the `child` link of the previous page.' }),
+});
 
 /**
  * `GET …/collections`, with the collection search extension: `bbox` and `datetime` meet any box or

@@ -12,13 +12,17 @@ export const CSRF_HEADER = 'x-csrf-token';
 const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /**
- * POSTs that only read: STAC's item search sends its query as a body. A foreign page that makes a
- * browser send one changes nothing and cannot read the answer (CORS), so no CSRF token is asked for.
+ * POSTs that only read: STAC's item search and aggregate (the whole and a collection's) send their
+ * query as a body. A foreign page that makes a browser send one changes nothing and cannot read the
+ * answer (CORS), so no CSRF token is asked for.
  */
-const READ_ONLY_POSTS: ReadonlySet<string> = new Set(['/api/v1/stac/search']);
-const isReadOnly = (req: { method: string; path: string }) =>
-  READ_METHODS.has(req.method) ||
-  (req.method === 'POST' && READ_ONLY_POSTS.has(req.path.replace(/\/+$/, '')));
+const READ_ONLY_POSTS: ReadonlySet<string> = new Set(['/api/v1/stac/search', '/api/v1/stac/aggregate']);
+const READ_ONLY_POST_PATTERN = /^\/api\/v1\/stac\/collections\/[^/]+\/aggregate$/;
+const isReadOnly = (req: { method: string; path: string }) => {
+  if (READ_METHODS.has(req.method)) return true;
+  const path = req.path.replace(/\/+$/, '');
+  return req.method === 'POST' && (READ_ONLY_POSTS.has(path) || READ_ONLY_POST_PATTERN.test(path));
+};
 
 /**
  * A browser sends the session cookie with any request to the API, including one a foreign page makes it

@@ -10,11 +10,22 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0/ogcapi-features',
   'https://api.stacspec.org/v1.0.0/item-search',
   'https://api.stacspec.org/v1.0.0-rc.2/children',
+  // Every item reachable by child and item links: browse pages continue what a container links (docs/stac.md).
+  'https://api.stacspec.org/v1.0.0/browseable',
+  // The aggregation extension on /aggregate, with its filter (CQL2) and query parameters (docs/stac.md).
+  'https://api.stacspec.org/v0.3.0/aggregation',
+  'https://api.stacspec.org/v0.3.0/aggregation#filter',
+  'https://api.stacspec.org/v0.3.0/aggregation#query',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
   // The sort extension on the search and on a collection's items (docs/stac.md, "Sort").
   'https://api.stacspec.org/v1.0.0/item-search#sort',
   'https://api.stacspec.org/v1.0.0/ogcapi-features#sort',
+  // `/sortables` (and a collection's): the search's as the sort extension spells it, a collection's as
+  // OGC API Features Part 5 does.
+  'https://api.stacspec.org/v1.0.0/item-search#sortables',
+  'https://api.stacspec.org/v1.1.0/item-search#sortables',
+  'http://www.opengis.net/spec/ogcapi-features-5/1.0/conf/sortables',
   // The fields extension, as its last release candidate and as implementations spell it (docs/stac.md).
   'https://api.stacspec.org/v1.0.0-rc.3/item-search#fields',
   'https://api.stacspec.org/v1.0.0-rc.3/ogcapi-features#fields',

@@ -7,8 +7,28 @@ import {
   portalLink,
   QUERYABLES_REL,
   SCHEMA_JSON_TYPE,
+  SORTABLES_REL,
+  type BrowseKind,
+  type BrowseOwnerPath,
   type StacUrls,
 } from './stac-links.js';
+import { encodeToken, type PageKey } from './search-token.js';
+
+/** The `child` link to a browse page (the first, with a null token, or one continuing after a key). */
+export function browseLink(
+  urls: StacUrls,
+  owner: BrowseOwnerPath,
+  kind: BrowseKind,
+  token: string | null,
+): StacLink {
+  const title =
+    kind === 'children' ? 'More catalogs and collections' : token === null ? 'Items' : 'More items';
+  return { rel: 'child', href: urls.browse(owner, kind, token), type: JSON_TYPE, title };
+}
+
+/** The token a browse page of `kind` continues after `key` with (both lists: creation time, then id). */
+export const continueAfter = (kind: BrowseKind, key: PageKey) =>
+  encodeToken(kind === 'children' ? 'containers' : 'direct-items', key);
 
 /** Where a container sits: under a catalog, or at the root level (whose STAC parent is the landing page). */
 function parentLink(row: PortalObjectRow, urls: StacUrls): StacLink {
@@ -45,7 +65,13 @@ export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: st
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       parentLink(row, urls),
       { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
+      // Its items as `item` links, page by page (browsing: docs/stac.md); none in the collection's JSON.
+      browseLink(urls, { kind: 'collection', id: row.id }, 'items', null),
       { rel: QUERYABLES_REL, href: urls.collectionQueryables(row.id), type: SCHEMA_JSON_TYPE },
+      { rel: SORTABLES_REL, href: urls.collectionSortables(row.id), type: SCHEMA_JSON_TYPE },
+      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'GET' },
+      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'POST' },
+      { rel: 'aggregations', href: urls.collectionAggregations(row.id), type: JSON_TYPE },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
   };
@@ -55,6 +81,8 @@ export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: st
 export interface CatalogContents {
   readonly children: readonly PortalObjectRow[];
   readonly itemIds: readonly string[];
+  /** `child` links to the browse pages of the children and items past these. */
+  readonly continuations: readonly StacLink[];
 }
 
 /**
@@ -85,6 +113,7 @@ export function stacCatalog(
         href: urls.item(id, null),
         type: GEOJSON_TYPE,
       })),
+      ...(contents?.continuations ?? []),
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
   };

@@ -54,20 +54,41 @@ export async function listContainers(
   return { rows: more ? result.rows.slice(0, page.limit) : result.rows, more };
 }
 
-/** The ids (and kinds) of the live items directly under a catalog the caller may read, at most `limit`. */
-export async function directItemIds(
+/** An item directly under a container, with the key its page continues from. */
+export interface DirectItemRow {
+  readonly id: string;
+  readonly key_time: string;
+}
+
+/**
+ * A page of the live items directly under a catalog or collection that the caller may read, oldest
+ * first (creation time, then id), and whether more follow: one range of `portal_objects_parent_created`.
+ */
+export async function directItems(
   pool: Pool,
   parentId: string,
   principals: Principals,
-  limit: number,
-): Promise<string[]> {
+  page: { readonly limit: number; readonly after: PageKey | null },
+): Promise<{ rows: DirectItemRow[]; more: boolean }> {
   const params = new QueryParams();
-  const result = await pool.query<{ id: string }>(
-    `SELECT o.id FROM read.portal_objects o
-      WHERE o.parent_id = ${params.add(parentId, 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}
+  const where = [
+    `o.parent_id = ${params.add(parentId, 'uuid')}`,
+    `o.kind = 'item'`,
+    visibleObject('o', principals, params),
+  ];
+  if (page.after !== null) {
+    where.push(
+      `(o.created_at, o.id) > (${params.add(page.after.time, 'timestamptz')}, ${params.add(page.after.id, 'uuid')})`,
+    );
+  }
+  const result = await pool.query<DirectItemRow>(
+    `SELECT o.id, ${keyTimeSql('o.created_at')} AS key_time
+       FROM read.portal_objects o
+      WHERE ${where.join(' AND ')}
       ORDER BY o.created_at, o.id
-      LIMIT ${params.add(limit, 'int')}`,
+      LIMIT ${params.add(page.limit + 1, 'int')}`,
     params.values,
   );
-  return result.rows.map((row) => row.id);
+  const more = result.rows.length > page.limit;
+  return { rows: more ? result.rows.slice(0, page.limit) : result.rows, more };
 }

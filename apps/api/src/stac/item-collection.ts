@@ -4,7 +4,7 @@ import { findAssetsOf } from '../read-model/asset-rows.js';
 import type { FieldsSelection } from './fields-request.js';
 import { selectFields } from './item-fields.js';
 import { stacItem } from './item-json.js';
-import type { SearchedItemRow } from './item-query.js';
+import type { ItemPage } from './item-query.js';
 import type { ItemSort } from './item-sort.js';
 import { encodeItemToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
@@ -20,20 +20,21 @@ function withQuery(url: string, query: Readonly<Record<string, string>>): string
 }
 
 /**
- * `next` repeats the request with the token of the page's last item: the same query string for a GET;
- * for a POST, the whole body with `token` set (`merge: false`: a client sends exactly that body).
+ * `next` repeats the request with the token of the page's last item, `prev` with the (backwards) token
+ * of its first: the same query string for a GET; for a POST, the whole body with `token` set
+ * (`merge: false`: a client sends exactly that body).
  */
-export function nextLink(request: PageRequest, token: string): StacLink {
+export function pageLink(request: PageRequest, rel: 'next' | 'prev', token: string): StacLink {
   if (request.method === 'GET') {
     return {
-      rel: 'next',
+      rel,
       href: withQuery(request.url, { ...request.query, token }),
       type: GEOJSON_TYPE,
       method: 'GET',
     };
   }
   return {
-    rel: 'next',
+    rel,
     href: request.url,
     type: GEOJSON_TYPE,
     method: 'POST',
@@ -60,7 +61,7 @@ export interface PageShape {
  */
 export async function itemCollection(
   pool: Pool,
-  page: { readonly rows: readonly SearchedItemRow[]; readonly more: boolean },
+  page: ItemPage,
   shape: PageShape,
   request: PageRequest,
   urls: StacUrls,
@@ -71,6 +72,7 @@ export async function itemCollection(
     pool,
     page.rows.map((row) => row.id),
   );
+  const first = page.rows.at(0);
   const last = page.rows.at(-1);
   return {
     type: 'FeatureCollection',
@@ -82,8 +84,11 @@ export async function itemCollection(
       selfLink(request),
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       ...extraLinks,
-      ...(page.more && last !== undefined
-        ? [nextLink(request, encodeItemToken(shape.sort, last.sort_keys))]
+      ...(page.prev && first !== undefined
+        ? [pageLink(request, 'prev', encodeItemToken(shape.sort, first.sort_keys, 'prev'))]
+        : []),
+      ...(page.next && last !== undefined
+        ? [pageLink(request, 'next', encodeItemToken(shape.sort, last.sort_keys))]
         : []),
     ],
     numberReturned: page.rows.length,

@@ -3,8 +3,8 @@ import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '../browser/query-params.js';
 import { visibleObject, type Principals } from '../browser/visibility.js';
-import type { ItemSearch } from './item-search-request.js';
-import { afterSql, orderBySql, sortKeysSql } from './item-sort.js';
+import type { ItemMatch, ItemSearch } from './item-search-request.js';
+import { afterSql, orderBySql, reversedSort, sortKeysSql } from './item-sort.js';
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 
@@ -40,6 +40,17 @@ export interface ItemRow {
 /** An item as the search reads it, with its sort key values (text) a page's token continues from. */
 export interface SearchedItemRow extends ItemRow {
   readonly sort_keys: (string | null)[];
+}
+
+/**
+ * One page of a search, in the search's order, and whether pages follow and precede it. A page read
+ * from a token always has the page it was reached from on that side (that page's items may have been
+ * deleted since; the link then answers an empty or shorter page).
+ */
+export interface ItemPage {
+  readonly rows: SearchedItemRow[];
+  readonly next: boolean;
+  readonly prev: boolean;
 }
 
 /** What an item's STAC JSON is built from (with `p`, its parent when visible). */
@@ -78,8 +89,12 @@ function inCollections(collections: readonly string[], params: QueryParams): str
     : `o.parent_id = ANY(${params.add(collections, 'uuid[]')})`;
 }
 
+/** No bound from the longest item time: a read that is not ordered by a time (an aggregation). */
+const NO_TIME_BOUNDS: TimeBounds = { earliestStart: null, latestEnd: null };
+
 function conditions(
-  search: ItemSearch,
+  search: ItemMatch,
+  leadingTime: ItemSearch['sort']['leadingTime'],
   bounds: TimeBounds,
   principals: Principals,
   params: QueryParams,
@@ -115,48 +130,76 @@ function conditions(
     // reads only the interval's neighbourhood, whichever way it runs (ascending, or the last page of a
     // descending sort). Only on that one: a bound on both made the planner prefer a bitmap scan and a
     // sort of every match in the interval (30 times slower on 300,000 items, docs/stac.md).
-    if (search.sort.leadingTime === 'start' && bounds.earliestStart !== null) {
+    if (leadingTime === 'start' && bounds.earliestStart !== null) {
       where.push(`${itemStart('o')} >= ${params.add(bounds.earliestStart, 'timestamptz')}`);
     }
-    if (search.sort.leadingTime === 'end' && bounds.latestEnd !== null) {
+    if (leadingTime === 'end' && bounds.latestEnd !== null) {
       where.push(`${itemEnd('o')} <= ${params.add(bounds.latestEnd, 'timestamptz')}`);
     }
   }
   return where;
 }
 
+/** The items table with `p`, each item's parent when the caller may read it (its `collection`). */
+const itemsWithParent = (principals: Principals, params: QueryParams) =>
+  `read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}`;
+
+/**
+ * `FROM … WHERE …` of every item `match` and `extra` select that the caller may read, over `o` (the item)
+ * and `p` (its visible parent): the search's own conditions, for a statement that aggregates the matches
+ * instead of paging them (docs/stac.md, "Aggregation"). `null` when nothing can match (no valid id).
+ */
+export function matchingItemsSql(
+  match: ItemMatch,
+  principals: Principals,
+  params: QueryParams,
+  extra: readonly ItemCondition[],
+): string | null {
+  const where = conditions(match, null, NO_TIME_BOUNDS, principals, params);
+  if (where === null) return null;
+  for (const condition of extra) where.push(`(${condition(params)})`);
+  return `FROM ${itemsWithParent(principals, params)}
+      WHERE ${where.join('\n        AND ')}`;
+}
+
 /**
  * One page of the items a search matches that the caller may read, in the search's order (newest
- * first unless `sortby` says otherwise), and whether more follow. Reads `limit + 1` rows to know that,
- * never counts, and continues after the previous page's keys rather than skipping rows: the cost of a
- * page grows neither with the number of matches nor with how deep the page is.
+ * first unless `sortby` says otherwise), and whether more follow (or, read backwards for a `prev` token,
+ * precede). Reads `limit + 1` rows to know that, never counts, and continues from a page's key rather
+ * than skipping rows: the cost of a page grows neither with the number of matches nor with its depth.
  */
 export async function searchItems(
   pool: Pool,
   search: ItemSearch,
   principals: Principals,
   extra: readonly ItemCondition[] = [],
-): Promise<{ rows: SearchedItemRow[]; more: boolean }> {
+): Promise<ItemPage> {
   const bounds =
     search.interval === null || search.sort.leadingTime === null
       ? { earliestStart: null, latestEnd: null }
       : await timeBounds(pool, search.interval);
   const params = new QueryParams();
-  const where = conditions(search, bounds, principals, params);
-  if (where === null) return { rows: [], more: false };
+  const where = conditions(search, search.sort.leadingTime, bounds, principals, params);
+  if (where === null) return { rows: [], next: false, prev: false };
   for (const condition of extra) where.push(`(${condition(params)})`);
   where.push(...search.sort.conditions);
-  if (search.after !== null) where.push(afterSql(search.sort, search.after, params));
+  // A `prev` page is read backwards from the key (the sort flipped), then turned back into the order.
+  const backwards = search.cursor?.direction === 'prev';
+  const order = backwards ? reversedSort(search.sort) : search.sort;
+  if (search.cursor !== null) where.push(afterSql(order, search.cursor.keys, params));
   const limit = params.add(search.limit + 1, 'int');
   const result = await pool.query<SearchedItemRow>(
     `SELECT ${itemColumns}, ${sortKeysSql(search.sort)} AS sort_keys
-       FROM read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+       FROM ${itemsWithParent(principals, params)}
       WHERE ${where.join('\n        AND ')}
-      ORDER BY ${orderBySql(search.sort)}
+      ORDER BY ${orderBySql(order)}
       LIMIT ${limit}`,
     params.values,
   );
   const more = result.rows.length > search.limit;
-  return { rows: more ? result.rows.slice(0, search.limit) : result.rows, more };
+  const rows = more ? result.rows.slice(0, search.limit) : result.rows;
+  if (backwards) return { rows: rows.reverse(), next: true, prev: more };
+  // A page reached by a `next` token has the page it came from before it.
+  return { rows, next: more, prev: search.cursor !== null };
 }

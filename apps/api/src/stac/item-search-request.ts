@@ -3,21 +3,28 @@ import type { StacSearchBody } from '@portal/contracts';
 import { bboxGeometry, parseBbox, parseBboxText } from './bbox.js';
 import { parseDatetime, type TimeInterval } from './datetime-interval.js';
 import { itemSort, type ItemSort } from './item-sort.js';
-import { decodeItemToken } from './search-token.js';
+import { decodeItemToken, type ItemCursor } from './search-token.js';
 import { parseSortbyBody, parseSortbyText } from './sort-request.js';
 import { badParameter } from './stac-problem.js';
 
-/** One item search, whichever way it came (GET query, POST body, a collection's items). */
-export interface ItemSearch {
+/**
+ * Which items a request is about, whichever way it came (GET query, POST body, a collection's path):
+ * what a search pages through and an aggregation counts.
+ */
+export interface ItemMatch {
   /** The area to intersect footprints with (from `bbox` or `intersects`), as GeoJSON. */
   readonly area: Record<string, unknown> | null;
   readonly interval: TimeInterval | null;
   readonly ids: readonly string[] | null;
   readonly collections: readonly string[] | null;
+}
+
+/** One item search: the items it matches, in pages of `limit` in the order of `sort`. */
+export interface ItemSearch extends ItemMatch {
   readonly limit: number;
   readonly sort: ItemSort;
-  /** The previous page's last sort key values (from `token`), or null for the first page. */
-  readonly after: readonly (string | null)[] | null;
+  /** Where the page starts (from `token`: after a page, or before one), or null for the first page. */
+  readonly cursor: ItemCursor | null;
 }
 
 /** The values of a GET, as the query string gives them (repeated parameters are refused). */
@@ -76,9 +83,8 @@ function area(
   return bbox ?? intersects;
 }
 
-/** A GET search (or a collection's items, with `collections` set by the path). */
-export function searchFromQuery(query: SearchQuery): ItemSearch {
-  const sort = itemSort(query.sortby === undefined ? null : parseSortbyText(query.sortby));
+/** The items a GET names (its `bbox`, `intersects`, `datetime`, `ids` and `collections`). */
+export function matchFromQuery(query: SearchQuery): ItemMatch {
   return {
     area: area(
       query.bbox === undefined ? null : bboxGeometry(parseBboxText(query.bbox)),
@@ -87,15 +93,13 @@ export function searchFromQuery(query: SearchQuery): ItemSearch {
     interval: query.datetime === undefined ? null : parseDatetime(query.datetime),
     ids: idList('ids', query.ids),
     collections: idList('collections', query.collections),
-    limit: parseLimitText(query.limit),
-    sort,
-    after: query.token === undefined ? null : decodeItemToken(sort, query.token),
   };
 }
 
-/** A POST search, its body already checked against the contract's schema (geometry included). */
-export function searchFromBody(body: StacSearchBody): ItemSearch {
-  const sort = itemSort(body.sortby === undefined ? null : parseSortbyBody(body.sortby));
+/** The items a POST body names. */
+export function matchFromBody(
+  body: Pick<StacSearchBody, 'bbox' | 'intersects' | 'datetime' | 'ids' | 'collections'>,
+): ItemMatch {
   return {
     area: area(
       body.bbox === undefined ? null : bboxGeometry(parseBbox(body.bbox)),
@@ -104,8 +108,27 @@ export function searchFromBody(body: StacSearchBody): ItemSearch {
     interval: body.datetime === undefined ? null : parseDatetime(body.datetime),
     ids: idList('ids', body.ids),
     collections: idList('collections', body.collections),
+  };
+}
+
+/** A GET search (or a collection's items, with `collections` set by the path). */
+export function searchFromQuery(query: SearchQuery): ItemSearch {
+  const sort = itemSort(query.sortby === undefined ? null : parseSortbyText(query.sortby));
+  return {
+    ...matchFromQuery(query),
+    limit: parseLimitText(query.limit),
+    sort,
+    cursor: query.token === undefined ? null : decodeItemToken(sort, query.token),
+  };
+}
+
+/** A POST search, its body already checked against the contract's schema (geometry included). */
+export function searchFromBody(body: StacSearchBody): ItemSearch {
+  const sort = itemSort(body.sortby === undefined ? null : parseSortbyBody(body.sortby));
+  return {
+    ...matchFromBody(body),
     limit: parseLimit(body.limit),
     sort,
-    after: body.token === undefined ? null : decodeItemToken(sort, body.token),
+    cursor: body.token === undefined ? null : decodeItemToken(sort, body.token),
   };
 }

@@ -39,6 +39,9 @@ type KeyDefinition = Omit<SortKey, 'field' | 'direction'> & { readonly condition
 // (portal-objects schema.sql), so a sort by those keys states it to be read in index order.
 const EVERY_ROW = 'o.depth >= 1';
 
+/** The item's `collection`: its parent's id when that is a collection the caller may read (`p`). */
+export const visibleCollectionSql = `CASE WHEN p.kind = 'collection' THEN o.parent_id END`;
+
 const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullable: false };
 
 /**
@@ -48,11 +51,7 @@ const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullabl
  */
 const fixedKeys: Readonly<Record<string, KeyDefinition>> = {
   id: { sql: 'o.id', type: 'uuid', nullable: false },
-  collection: {
-    sql: `CASE WHEN p.kind = 'collection' THEN o.parent_id END`,
-    type: 'uuid',
-    nullable: true,
-  },
+  collection: { sql: visibleCollectionSql, type: 'uuid', nullable: true },
   datetime: start,
   start_datetime: start,
   end_datetime: { sql: itemEnd('o'), type: 'timestamptz', nullable: false },
@@ -61,6 +60,9 @@ const fixedKeys: Readonly<Record<string, KeyDefinition>> = {
   title: { sql: 'o.title', type: 'text', nullable: false, condition: EVERY_ROW },
   description: { sql: 'o.description', type: 'text', nullable: true },
 };
+
+/** The names with a fixed meaning, as `/sortables` lists them (any other name is an item property). */
+export const fixedSortFields: readonly string[] = Object.keys(fixedKeys);
 
 /** Item fields that are no sortable values (the extension sorts strings, numbers and times only). */
 const unsortable = new Set([
@@ -148,6 +150,18 @@ export function itemSort(terms: readonly SortTerm[] | null): ItemSort {
         ? 'end'
         : null;
   return { keys, signature: signatureOf(keys), conditions, leadingTime };
+}
+
+/**
+ * The same order backwards, for a page read towards the start (a `prev` link): every key flipped.
+ * PostgreSQL's NULL is the greatest value both ways (last ascending, first descending), so the flipped
+ * order is exactly the reverse, and `afterSql` on it selects the rows before a key.
+ */
+export function reversedSort(sort: ItemSort): ItemSort {
+  return {
+    ...sort,
+    keys: sort.keys.map((key) => ({ ...key, direction: key.direction === 'asc' ? 'desc' : 'asc' })),
+  };
 }
 
 export function orderBySql(sort: ItemSort): string {

@@ -46,7 +46,12 @@ describe('sortby', () => {
   it('a token round-trips under its sort and is refused under another', () => {
     const sort = itemSort(parseSortbyText('cloud'));
     const token = encodeItemToken(sort, ['3', '00000000-0000-4000-8000-000000000001']);
-    expect(decodeItemToken(sort, token)).toEqual(['3', '00000000-0000-4000-8000-000000000001']);
+    expect(decodeItemToken(sort, token)).toEqual({
+      keys: ['3', '00000000-0000-4000-8000-000000000001'],
+      direction: 'next',
+    });
+    const prev = encodeItemToken(sort, ['3', '00000000-0000-4000-8000-000000000001'], 'prev');
+    expect(decodeItemToken(sort, prev).direction).toBe('prev');
     expect(() => decodeItemToken(itemSort(parseSortbyText('-cloud')), token)).toThrow(/another sortby/);
     const badJson = encodeItemToken(sort, ['{"a":', '00000000-0000-4000-8000-000000000001']);
     expect(() => decodeItemToken(sort, badJson)).toThrow(/token/);

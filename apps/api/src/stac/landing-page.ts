@@ -8,6 +8,7 @@ import {
   OPENAPI_TYPE,
   QUERYABLES_REL,
   SCHEMA_JSON_TYPE,
+  SORTABLES_REL,
   type StacUrls,
 } from './stac-links.js';
 
@@ -17,7 +18,11 @@ export const LANDING_PAGE_ID = 'portal-catalog-service';
  * `GET /api/v1/stac`: the root Catalog. Its `child` links are the root-level catalogs and collections
  * the caller may read (the first page of `/children`); `search` is offered both ways, as STAC asks.
  */
-export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectRow[]) {
+export function landingPage(
+  urls: StacUrls,
+  rootChildren: readonly PortalObjectRow[],
+  continuations: readonly StacLink[],
+) {
   const links: StacLink[] = [
     { rel: 'self', href: urls.root, type: JSON_TYPE },
     { rel: 'root', href: urls.root, type: JSON_TYPE },
@@ -27,8 +32,13 @@ export function landingPage(urls: StacUrls, rootChildren: readonly PortalObjectR
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'GET' },
     { rel: 'search', href: urls.search, type: GEOJSON_TYPE, method: 'POST' },
     { rel: QUERYABLES_REL, href: urls.queryables, type: SCHEMA_JSON_TYPE },
+    { rel: SORTABLES_REL, href: urls.sortables, type: SCHEMA_JSON_TYPE },
+    { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'GET' },
+    { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'POST' },
+    { rel: 'aggregations', href: urls.aggregations, type: JSON_TYPE },
     { rel: 'service-desc', href: urls.serviceDesc, type: OPENAPI_TYPE },
     ...rootChildren.map((row) => childLink(row, urls)),
+    ...continuations,
   ];
   return {
     type: 'Catalog' as const,

@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import {
+  stacBrowseQuerySchema,
   stacCollectionsQuerySchema,
   stacItemsQuerySchema,
   stacListQuerySchema,
@@ -14,26 +15,21 @@ import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
 import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
+import { browsePage, catalogContents, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
 import { collectionSearchConditions } from './collection-search.js';
-import {
-  directItemIds,
-  listContainers,
-  type ContainerCondition,
-  type ContainerScope,
-} from './container-query.js';
+import { listContainers, type ContainerCondition, type ContainerScope } from './container-query.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
-import { parseFreeText } from './free-text-request.js';
-import { freeTextCondition } from './free-text-sql.js';
 import { itemCollection } from './item-collection.js';
 import { stacItem } from './item-json.js';
-import { itemFilterCondition } from './item-filter.js';
 import { findVisibleItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
-import { itemQueryCondition, queryNodeFromText } from './query-extension.js';
+import { itemSortables } from './sortables.js';
 import { parseLimitText, searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
+import { conditionsFromQuery } from './search-conditions.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
@@ -49,9 +45,6 @@ type ListQuery = Readonly<Record<string, string | undefined>> & {
   readonly limit?: string | undefined;
   readonly token?: string | undefined;
 };
-
-/** How many `child` (and `item`) links one catalog page writes; the children endpoints page the rest. */
-export const MAX_CATALOG_LINKS = 1000;
 
 /** STAC API 1.0 over the read model (docs/stac.md): the same visibility as every other read. */
 export function stacRoutes(deps: ApiDependencies): Router {
@@ -102,11 +95,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, STAC_PATH, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const page = await listContainers(deps.pool, { kind: 'children', parentId: null }, principals, {
-        limit: MAX_CATALOG_LINKS,
-        after: null,
-      });
-      res.json(landingPage(urls, page.rows));
+      const root = await rootContents(deps.pool, principals, urls);
+      res.json(landingPage(urls, root.children, root.continuations));
     },
   });
   route(router, `${STAC_PATH}/conformance`, {
@@ -142,11 +132,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const search = { ...searchFromQuery(query), collections: [collection.id] };
-      const filter = itemFilterCondition(query, 'cql2-text');
-      const queried = itemQueryCondition(query.query === undefined ? null : queryNodeFromText(query.query));
-      const text = query.q === undefined ? null : freeTextCondition(parseFreeText(query.q));
+      const extra = conditionsFromQuery(query);
       const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
-      const extra = [filter, queried, text].filter((condition) => condition !== null);
       const page = await searchItems(deps.pool, search, principals, extra);
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
@@ -206,6 +193,60 @@ export function stacRoutes(deps: ApiDependencies): Router {
     },
   });
 
+  route(router, `${STAC_PATH}/sortables`, {
+    get: (req, res) => {
+      const { urls } = context(req);
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.sortables, 'STAC item search'));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const title = `Items of collection ${collection.id}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(collection.id), title));
+    },
+  });
+
+  route(router, `${STAC_PATH}/aggregate`, {
+    get: async (req, res) => {
+      res.json(await aggregateByGet(deps, req, { kind: 'root' }));
+    },
+    post: async (req, res) => {
+      res.json(await aggregateByPost(deps, req, { kind: 'root' }));
+    },
+  });
+  route(router, `${STAC_PATH}/aggregations`, {
+    get: (req, res) => {
+      res.json(aggregationsOf(context(req).urls, { kind: 'root' }));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/aggregate`, {
+    get: async (req, res) => {
+      const collection = await containerOf(
+        pathParam(req, 'collectionId'),
+        'collection',
+        context(req).principals,
+      );
+      res.json(await aggregateByGet(deps, req, { kind: 'collection', id: collection.id }));
+    },
+    post: async (req, res) => {
+      const collection = await containerOf(
+        pathParam(req, 'collectionId'),
+        'collection',
+        context(req).principals,
+      );
+      res.json(await aggregateByPost(deps, req, { kind: 'collection', id: collection.id }));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/aggregations`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      res.json(aggregationsOf(urls, { kind: 'collection', id: collection.id }));
+    },
+  });
+
   route(router, `${STAC_PATH}/children`, {
     get: async (req, res) => {
       const { urls } = context(req);
@@ -220,14 +261,30 @@ export function stacRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
       const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
-      const [children, itemIds] = await Promise.all([
-        listContainers(deps.pool, { kind: 'children', parentId: row.id }, principals, {
-          limit: MAX_CATALOG_LINKS,
-          after: null,
-        }),
-        directItemIds(deps.pool, row.id, principals, MAX_CATALOG_LINKS),
-      ]);
-      res.json(stacCatalog(row, urls, baseUrl, { children: children.rows, itemIds }));
+      res.json(stacCatalog(row, urls, baseUrl, await catalogContents(deps.pool, row, principals, urls)));
+    },
+  });
+  route(router, `${STAC_PATH}/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'root' }, query, principals, urls));
+    },
+  });
+  route(router, `${STAC_PATH}/catalogs/:catalogId/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'catalog', row }, query, principals, urls));
+    },
+  });
+  route(router, `${STAC_PATH}/collections/:collectionId/browse`, {
+    get: async (req, res) => {
+      const { urls, principals } = context(req);
+      const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
+      res.json(await browsePage(deps.pool, { kind: 'collection', row }, query, principals, urls));
     },
   });
   route(router, `${STAC_PATH}/catalogs/:catalogId/children`, {

@@ -7,13 +7,10 @@ import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObjects } from '../read-model/portal-object-rows.js';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
-import { parseFreeText, parseFreeTextList } from './free-text-request.js';
-import { freeTextCondition } from './free-text-sql.js';
 import { itemCollection, type PageRequest, type PageShape } from './item-collection.js';
-import { itemFilterCondition } from './item-filter.js';
 import { searchItems, type ItemCondition } from './item-query.js';
-import { searchFromBody, searchFromQuery, type ItemSearch } from './item-search-request.js';
-import { itemQueryCondition, queryNode, queryNodeFromText } from './query-extension.js';
+import { searchFromBody, searchFromQuery, type ItemMatch, type ItemSearch } from './item-search-request.js';
+import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
 import { badParameter } from './stac-problem.js';
 import { stacUrls } from './stac-links.js';
 
@@ -21,7 +18,11 @@ import { stacUrls } from './stac-links.js';
  * Every collection a search names must be one the caller may read: an unknown one answers 400 (a typo
  * would otherwise look like an empty result). Hidden and missing collections get the same answer.
  */
-async function checkCollections(deps: ApiDependencies, search: ItemSearch, req: Request): Promise<void> {
+export async function checkCollections(
+  deps: ApiDependencies,
+  search: ItemMatch,
+  req: Request,
+): Promise<void> {
   if (search.collections === null) return;
   const wellFormed = search.collections.filter((id) => isUuid(id));
   const found = await findVisibleObjects(deps.pool, wellFormed, principalsOf(req));
@@ -36,7 +37,7 @@ async function checkCollections(deps: ApiDependencies, search: ItemSearch, req: 
   }
 }
 
-function withCanonicalCollections(search: ItemSearch): ItemSearch {
+export function withCanonicalCollections<T extends ItemMatch>(search: T): T {
   return search.collections === null
     ? search
     : { ...search, collections: search.collections.map((id) => id.toLowerCase()) };
@@ -56,20 +57,15 @@ async function runSearch(
   return itemCollection(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
 }
 
-const present = <T>(value: T | null): T[] => (value === null ? [] : [value]);
-
 /** `GET /api/v1/stac/search`. */
 export async function searchByGet(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
-  const filter = itemFilterCondition(query, 'cql2-text');
-  const queried = itemQueryCondition(query.query === undefined ? null : queryNodeFromText(query.query));
-  const text = query.q === undefined ? null : freeTextCondition(parseFreeText(query.q));
+  const extra = conditionsFromQuery(query);
   const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
   const { token: _token, ...rest } = query;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'GET' as const, url: urls.search, query: definedOnly(rest) };
-  const extra = [...present(filter), ...present(queried), ...present(text)];
   return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 
@@ -77,17 +73,11 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
 export async function searchByPost(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
-  const filter = itemFilterCondition(body, undefined);
-  const queried = itemQueryCondition(body.query === undefined ? null : queryNode(body.query));
-  const text =
-    body.q === undefined
-      ? null
-      : freeTextCondition(typeof body.q === 'string' ? parseFreeText(body.q) : parseFreeTextList(body.q));
+  const extra = conditionsFromBody(body);
   const fields = body.fields === undefined ? null : parseFieldsBody(body.fields);
   const { token: _token, ...rest } = body;
   const urls = stacUrls(baseUrlOf(req, deps.config));
   const request = { method: 'POST' as const, url: urls.search, body: rest };
-  const extra = [...present(filter), ...present(queried), ...present(text)];
   return runSearch(deps, req, search, request, extra, { sort: search.sort, fields });
 }
 

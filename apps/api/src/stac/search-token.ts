@@ -13,8 +13,11 @@ export interface PageKey {
   readonly id: string;
 }
 
-/** What a container token continues: a list of collections or children, oldest first by creation. */
-export type TokenKind = 'containers';
+/**
+ * What a token continues: a list of collections or children (`containers`), or the items directly under
+ * a container as a browse page links them (`direct-items`); both oldest first by creation.
+ */
+export type TokenKind = 'containers' | 'direct-items';
 
 /** Written by `to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`: microseconds survive the round trip. */
 const KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -44,11 +47,27 @@ export const keyTimeSql = (expression: string) =>
   `to_char((${expression}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * An item page's token: the sort it was issued under (its signature) and the last item's value of each
- * sort key, as text (NULL for a key the item has no value of). Base64url JSON, opaque to clients.
+ * Where an item page starts: strictly after `keys` in the sort's order (a `next` link: the previous
+ * page's last item) or strictly before them (a `prev` link: the following page's first item).
  */
-export function encodeItemToken(sort: ItemSort, values: readonly (string | null)[]): string {
-  return Buffer.from(JSON.stringify(['items', sort.signature, values])).toString('base64url');
+export interface ItemCursor {
+  readonly keys: readonly (string | null)[];
+  readonly direction: 'next' | 'prev';
+}
+
+/**
+ * An item page's token: the sort it was issued under (its signature), an item's value of each sort key,
+ * as text (NULL for a key the item has no value of), and `prev` for a page before that item (a `next`
+ * token has no fourth element, as before prev links existed). Base64url JSON, opaque to clients.
+ */
+export function encodeItemToken(
+  sort: ItemSort,
+  values: readonly (string | null)[],
+  direction: ItemCursor['direction'] = 'next',
+): string {
+  const parts =
+    direction === 'next' ? ['items', sort.signature, values] : ['items', sort.signature, values, 'prev'];
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
 }
 
 /** Longest key value a token carries (titles and property values are far shorter). */
@@ -90,19 +109,21 @@ function validValue(key: SortKey, value: unknown): boolean {
  * The key values of an item token, checked against the request's sort: a token of another list, of
  * another sort (its keys would continue a different order) or tampered with answers 400.
  */
-export function decodeItemToken(sort: ItemSort, token: string): (string | null)[] {
+export function decodeItemToken(sort: ItemSort, token: string): ItemCursor {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== 'items') throw invalid();
+  if (!Array.isArray(decoded) || decoded[0] !== 'items') throw invalid();
+  const prev = decoded.length === 4 && decoded[3] === 'prev';
+  if (decoded.length !== 3 && !prev) throw invalid();
   const [, signature, values] = decoded as [unknown, unknown, unknown];
   if (signature !== sort.signature) {
     throw invalid(`issued for another sortby (${String(signature)}), not ${sort.signature}`);
   }
   if (!Array.isArray(values) || values.length !== sort.keys.length) throw invalid();
   if (!sort.keys.every((key, index) => validValue(key, values[index]))) throw invalid();
-  return values as (string | null)[];
+  return { keys: values as (string | null)[], direction: prev ? 'prev' : 'next' };
 }

@@ -10,6 +10,8 @@ export const JSON_TYPE = 'application/json';
 export const GEOJSON_TYPE = 'application/geo+json';
 export const SCHEMA_JSON_TYPE = 'application/schema+json';
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
+/** The sort extension's rel for `/sortables`. */
+export const SORTABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/sortables';
 export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
 
 export interface StacUrls {
@@ -19,14 +21,29 @@ export interface StacUrls {
   readonly search: string;
   readonly children: string;
   readonly queryables: string;
+  readonly sortables: string;
+  readonly aggregate: string;
+  readonly aggregations: string;
   readonly serviceDesc: string;
   collection(id: string): string;
   items(collectionId: string): string;
   collectionQueryables(collectionId: string): string;
+  collectionSortables(collectionId: string): string;
+  collectionAggregate(collectionId: string): string;
+  collectionAggregations(collectionId: string): string;
   item(id: string, collectionId: string | null): string;
   catalog(id: string): string;
   catalogChildren(id: string): string;
+  /** A browse page of the landing page (`null`), a catalog or a collection. */
+  browse(owner: BrowseOwnerPath, kind: BrowseKind, token: string | null): string;
 }
+
+/** What a browse page links: child catalogs and collections, or items. */
+export type BrowseKind = 'children' | 'items';
+
+/** Whose links a browse page continues: the landing page, a catalog or a collection. */
+export type BrowseOwnerPath =
+  { readonly kind: 'root' } | { readonly kind: 'catalog' | 'collection'; readonly id: string };
 
 export function stacUrls(baseUrl: string): StacUrls {
   const root = `${baseUrl}${STAC_PATH}`;
@@ -37,15 +54,29 @@ export function stacUrls(baseUrl: string): StacUrls {
     search: `${root}/search`,
     children: `${root}/children`,
     queryables: `${root}/queryables`,
+    sortables: `${root}/sortables`,
+    aggregate: `${root}/aggregate`,
+    aggregations: `${root}/aggregations`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
     collection: (id) => `${root}/collections/${id}`,
     items: (collectionId) => `${root}/collections/${collectionId}/items`,
     collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,
+    collectionSortables: (collectionId) => `${root}/collections/${collectionId}/sortables`,
+    collectionAggregate: (collectionId) => `${root}/collections/${collectionId}/aggregate`,
+    collectionAggregations: (collectionId) => `${root}/collections/${collectionId}/aggregations`,
     // An item outside any collection (directly under a catalog) has no OGC Features path: its own.
     item: (id, collectionId) =>
       collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
     catalog: (id) => `${root}/catalogs/${id}`,
     catalogChildren: (id) => `${root}/catalogs/${id}/children`,
+    browse: (owner, kind, token) => {
+      const path =
+        owner.kind === 'root'
+          ? root
+          : `${root}/${owner.kind === 'catalog' ? 'catalogs' : 'collections'}/${owner.id}`;
+      const query = new URLSearchParams({ kind, ...(token === null ? {} : { token }) });
+      return `${path}/browse?${query.toString()}`;
+    },
   };
 }
 

@@ -130,6 +130,12 @@ import {
   stacQueryablesSchema,
   stacSearchBodySchema,
 } from '../stac.js';
+import {
+  stacAggregateBodySchema,
+  stacAggregationCollectionSchema,
+  stacAggregationsSchema,
+  stacCollectionAggregateBodySchema,
+} from '../stac-aggregation.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -166,6 +172,8 @@ export const requestSchemas: Record<string, z.ZodType> = {
   RegisterWebhookRequest: registerWebhookBodySchema,
   RotateWebhookSecretRequest: rotateWebhookSecretBodySchema,
   StacSearchRequest: stacSearchBodySchema,
+  StacAggregateRequest: stacAggregateBodySchema,
+  StacCollectionAggregateRequest: stacCollectionAggregateBodySchema,
 };
 
 /** Response bodies, converted with `io: 'output'` (what the service answers). */
@@ -263,6 +271,8 @@ export const responseSchemas: Record<string, z.ZodType> = {
   StacItem: stacItemSchema,
   StacItemCollection: stacItemCollectionSchema,
   StacQueryables: stacQueryablesSchema,
+  StacAggregationCollection: stacAggregationCollectionSchema,
+  StacAggregations: stacAggregationsSchema,
 };
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;
