@@ -1,9 +1,16 @@
+import { stacAggregateQuerySchema } from '@portal/contracts';
 import { anonymous, callerPrincipals } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { findAssetsOf } from '../../apps/api/src/read-model/asset-rows.js';
-import { itemFilterCondition } from '../../apps/api/src/stac/item-filter.js';
+import { aggregationFromQuery } from '../../apps/api/src/stac/aggregation-request.js';
+import { computeAggregation } from '../../apps/api/src/stac/aggregation-sql.js';
 import { searchItems } from '../../apps/api/src/stac/item-query.js';
-import { searchFromQuery, type SearchQuery } from '../../apps/api/src/stac/item-search-request.js';
+import {
+  matchFromQuery,
+  searchFromQuery,
+  type SearchQuery,
+} from '../../apps/api/src/stac/item-search-request.js';
+import { conditionsFromQuery } from '../../apps/api/src/stac/search-conditions.js';
 import type { Probe } from '../browser/closed-loop.js';
 import type { SceneTargets } from './scene-generator.js';
 
@@ -35,14 +42,18 @@ function urlOf(baseUrl: string, search: Search): string {
   return `${baseUrl}${search.path}?${new URLSearchParams(search.query).toString()}`;
 }
 
-/** GET that must answer 200 with a FeatureCollection; the body is read whole, as a client would. */
-function httpProbe(baseUrl: string, searchAt: (sequence: number) => Search): Probe {
+/** GET that must answer 200 with a document of type `type`; the body is read whole, as a client would. */
+function httpProbe(
+  baseUrl: string,
+  searchAt: (sequence: number) => Search,
+  type = 'FeatureCollection',
+): Probe {
   return async (sequence) => {
     const response = await fetch(urlOf(baseUrl, searchAt(sequence)), {
-      headers: { accept: 'application/geo+json' },
+      headers: { accept: 'application/geo+json, application/json' },
     });
     const body = (await response.json()) as { type?: string };
-    return response.status === 200 && body.type === 'FeatureCollection';
+    return response.status === 200 && body.type === type;
   };
 }
 
@@ -56,18 +67,23 @@ function sqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
     const { path, query } = searchAt(sequence);
     const collection = /\/collections\/([^/]+)\/items$/.exec(path)?.[1];
     const parsed: SearchQuery = collection === undefined ? query : { ...query, collections: collection };
-    const filter = itemFilterCondition(parsed, 'cql2-text');
-    const page = await searchItems(
-      pool,
-      searchFromQuery(parsed),
-      principals,
-      filter === null ? [] : [filter],
-    );
+    const page = await searchItems(pool, searchFromQuery(parsed), principals, conditionsFromQuery(parsed));
     await findAssetsOf(
       pool,
       page.rows.map((row) => row.id),
     );
     // An empty page is an answer too (a box and year with no scene), as the HTTP probe's 200 is.
+    return true;
+  };
+}
+
+/** What the API computes for an aggregate request: each named aggregation's one statement. */
+function aggregateSqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
+  return async (sequence) => {
+    const query = stacAggregateQuerySchema.parse(searchAt(sequence).query);
+    const request = aggregationFromQuery(query);
+    const scope = { match: matchFromQuery(query), principals, extra: conditionsFromQuery(query), request };
+    await Promise.all(request.names.map((name) => computeAggregation(pool, name, scope)));
     return true;
   };
 }
@@ -134,6 +150,14 @@ export function stacViews(options: {
     path: `${STAC}/search`,
     query: { limit, ...query },
   });
+  const aggregateByMonth = (sequence: number): Search => ({
+    path: `${STAC}/aggregate`,
+    query: {
+      aggregations: 'datetime_frequency',
+      datetime_frequency_interval: 'month',
+      collections: at(targets.collectionIds, sequence),
+    },
+  });
   const views: StacView[] = [
     view('bbox 5°×5° + one year', baseUrl, pool, (sequence) =>
       search({ bbox: at(targets.boxes, sequence).join(','), datetime: yearOf(sequence) }),
@@ -151,6 +175,11 @@ export function stacViews(options: {
       path: `${STAC}/collections/${at(targets.collectionIds, sequence)}/items`,
       query: { limit },
     })),
+    {
+      name: "aggregation by month, one collection's items",
+      http: httpProbe(baseUrl, aggregateByMonth, 'AggregationCollection'),
+      sql: aggregateSqlProbe(pool, aggregateByMonth),
+    },
   ];
   for (const [page, token] of options.deepPages) {
     views.push(
