@@ -5,6 +5,7 @@ export * from './portal-fields.js';
 export * from './catalogs.js';
 export * from './collections.js';
 export * from './items.js';
+export * from './href-assets.js';
 export * from './uploads.js';
 export * from './portal-items.js';
 export * from './access.js';

@@ -1,5 +1,6 @@
 import type { Share, SharePrincipal } from '../access/object-access.js';
 import type { SharePermission, Visibility } from '../access/roles.js';
+import type { HrefAsset } from './href-assets.js';
 import type { ItemEvent } from './item-events.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 
@@ -49,6 +50,8 @@ export interface PortalObjectChanges {
   readonly license?: string;
   readonly keywords?: readonly string[];
   readonly extent?: CollectionExtent | null;
+  /** An item's assets registered by href: the whole list, as `links` (uploaded files are not in it). */
+  readonly assets?: readonly HrefAsset[];
 }
 
 export interface PortalObjectUpdated {

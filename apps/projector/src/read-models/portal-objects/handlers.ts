@@ -42,6 +42,7 @@ export async function applyPortalObjectEvent(
     case 'ObjectUnshared':
       return applyAccessEvent(sql, event, recorded);
     case 'ItemUploadStarted':
+    case 'ItemRegistered':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
     case 'UploadCompleted':
@@ -119,6 +120,7 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
   if (changes.keywords !== undefined) set('keywords', JSON.stringify(changes.keywords), '::jsonb');
   if (changes.extent !== undefined)
     set('extent', changes.extent && JSON.stringify(changes.extent), '::jsonb');
+  if (changes.assets !== undefined) set('href_assets', JSON.stringify(changes.assets), '::jsonb');
   await sql.query(
     `UPDATE portal_objects SET ${assignments.join(', ')} WHERE id = $1 AND version < $2`,
     values,

@@ -37,6 +37,8 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       return { changes: [row(event.data.id)] };
     case 'AssetAttached':
       return { changes: [row(event.data.id), `assets:${event.data.asset.id}`] };
+    // Ready at once, so it widens its parent's extent in its own statement (item-handlers.ts).
+    case 'ItemRegistered':
     case 'PortalObjectMoved':
     case 'PortalObjectDeleted':
     case 'VisibilityChanged':

@@ -11,6 +11,7 @@ const fields: readonly (readonly [RunField, string, 'text' | 'jsonb'])[] = [
   ['license', 'license', 'text'],
   ['keywords', 'keywords', 'jsonb'],
   ['extent', 'extent', 'jsonb'],
+  ['assets', 'href_assets', 'jsonb'],
 ];
 
 /**
