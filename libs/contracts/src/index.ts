@@ -30,3 +30,4 @@ export * from './events.js';
 export * from './webhooks.js';
 export * from './audit.js';
 export * from './stac.js';
+export * from './stac-transactions.js';

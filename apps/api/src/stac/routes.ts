@@ -37,6 +37,7 @@ import { landingPage } from './landing-page.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
+import { addItems, deleteItem } from './transactions/item-transactions.js';
 
 /** A path parameter as the route declared it (express types a wildcard's value as an array). */
 function pathParam(req: Request, name: string): string {
@@ -159,6 +160,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
           ]),
         );
     },
+    post: addItems(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
     get: async (req, res) => {
@@ -171,6 +173,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const assets = await findAssetsOf(deps.pool, [item.id]);
       res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
     },
+    delete: deleteItem(deps),
   });
   route(router, `${STAC_PATH}/items/:itemId`, {
     get: async (req, res) => {

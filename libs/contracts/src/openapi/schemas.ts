@@ -129,6 +129,7 @@ import {
   stacQueryablesSchema,
   stacSearchBodySchema,
 } from '../stac.js';
+import { stacItemsAnswerSchema, stacItemsInputSchema } from '../stac-transactions.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -140,6 +141,7 @@ export const requestSchemas: Record<string, z.ZodType> = {
   CreateCatalogRequest: createCatalogBodySchema,
   CreateCollectionRequest: createCollectionBodySchema,
   CreateItemRequest: createItemBodySchema,
+  StacItemsRequest: stacItemsInputSchema,
   CompleteUploadRequest: completeUploadBodySchema,
   UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,
@@ -180,6 +182,7 @@ export const responseSchemas: Record<string, z.ZodType> = {
   PartUrl: partUrlSchema,
   UploadDescriptor: uploadDescriptorSchema,
   CreateItemResponse: createItemAnswerSchema,
+  StacItemsAdded: stacItemsAnswerSchema,
   UploadUrls: uploadUrlsSchema,
   ReceivedPart: receivedPartSchema,
   UploadStatus: uploadStatusSchema,

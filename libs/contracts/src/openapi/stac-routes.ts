@@ -15,9 +15,15 @@ import {
   stacSearchBodySchema,
   stacSearchQuerySchema,
 } from '../stac.js';
-import type { ErrorStatus, Route } from './route.js';
+import { deletedObjectsSchema } from '../common.js';
+import { stacItemsAnswerSchema, stacItemsInputSchema } from '../stac-transactions.js';
+import { commandResponses, type ErrorStatus, type Route } from './route.js';
 
 const readErrors: readonly ErrorStatus[] = [400, 401, 503];
+const addErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 503];
+const deleteErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 503];
+const transactionNote =
+  "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403), and the same events, history and audit.";
 const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const visible = 'Only what the caller may read: anonymous callers see public objects.';
 const errorsNote =
@@ -96,6 +102,39 @@ export const stacRoutes: readonly Route[] = [
     pathParameters: ['CollectionId', 'ItemId'],
     responses: { 200: { description: 'The item (GeoJSON).', schema: stacItemSchema } },
     errors: oneErrors,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/stac/collections/{collectionId}/items',
+    operationId: 'addStacItems',
+    summary: 'Add an Item, or an ItemCollection, to a collection',
+    description: `Each Item is registered by href (its assets kept as sent, no upload) and is \`ready\` at once. \`id\`: a UUID, kept as the item's id (409 when it exists or existed); left out, the portal gives one; any other id answers 400. \`collection\`, if given, must be the path's. \`properties.title\` and \`description\` are the item's title and description, the time fields its time; every other property is kept with its JSON type. One Item answers 201 with its STAC JSON and \`Location\`; an ItemCollection (at most 1,000 Items, all checked before any is created) 201 with the ids, in order. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId'],
+    headers: ['Prefer'],
+    body: stacItemsInputSchema,
+    responses: {
+      201: {
+        description: 'The Item (GeoJSON), or the ids of the ItemCollection added.',
+        schema: stacItemsAnswerSchema,
+      },
+      202: {
+        description: 'Recorded; not yet readable (asked with `Prefer: respond-async`, or a slow projection).',
+      },
+    },
+    errors: addErrors,
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'deleteStacItem',
+    summary: 'Delete an Item of a collection',
+    description: `The portal's delete of the item. An item that does not exist, was deleted, is in another collection or is hidden from the caller answers 404. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    responses: commandResponses(200, 'The item was deleted.', deletedObjectsSchema),
+    errors: deleteErrors,
   },
   {
     method: 'get',

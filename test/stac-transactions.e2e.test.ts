@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { addMember, signUp, useSignedInCaller, type SignedInUser } from './support/auth.js';
+import { call, createCollection, expectCommand } from './support/http.js';
+
+/**
+ * The STAC transaction extension as far as it is built (docs/stac.md, Transactions): adding Items and
+ * ItemCollections to a collection and deleting an Item, through HTTP, read back by STAC GET, the portal
+ * API and the history; bad bodies answer 400, rights are the portal's.
+ */
+
+const pipeline = useSignedInCaller();
+
+const STAC = '/api/v1/stac';
+let collectionId = '';
+let itemsPath = '';
+
+interface StacItemBody {
+  id: string;
+  collection?: string;
+  properties: Record<string, unknown>;
+  assets: Record<string, unknown>;
+  geometry: unknown;
+  bbox?: number[];
+  links: { rel: string; href: string; type?: string; title?: string }[];
+}
+
+beforeAll(async () => {
+  collectionId = await createCollection({ title: 'STAC transactions' });
+  itemsPath = `${STAC}/collections/${collectionId}/items`;
+}, 60_000);
+
+// Properties of every JSON type, nested too: they must come back exactly.
+const properties = {
+  title: 'Transaction scene',
+  description: 'Added through STAC',
+  datetime: '2024-06-01T10:30:00Z',
+  'eo:cloud_cover': 12.5,
+  'sat:relative_orbit': 42,
+  'view:off_nadir': 0,
+  'sar:polarizations': ['VV', 'VH'],
+  'processing:level': 'L2A',
+  'proj:epsg': null,
+  'custom:flag': false,
+  'custom:nested': { a: [1, { b: 'c' }], d: null },
+  'custom:number_text': '3.14',
+};
+const assets = {
+  visual: {
+    href: 'https://example.org/t/visual.tif',
+    type: 'image/tiff',
+    roles: ['visual'],
+    'raster:scale': 1.5,
+  },
+  thumbnail: { href: 's3://bucket/t/thumb.png', roles: ['thumbnail'] },
+};
+const geometry = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [10, 20],
+      [11, 20],
+      [11, 21],
+      [10, 21],
+      [10, 20],
+    ],
+  ],
+};
+
+function stacItem(fields: Partial<StacItemBody> & Record<string, unknown> = {}) {
+  return {
+    type: 'Feature',
+    stac_version: '1.0.0',
+    stac_extensions: [],
+    geometry,
+    properties,
+    links: [{ rel: 'license', href: 'https://example.org/licence', title: 'Licence', type: 'text/html' }],
+    assets,
+    ...fields,
+  };
+}
+
+const getStac = (id: string) => call<StacItemBody>('GET', `${itemsPath}/${id}`);
+
+describe('POST /collections/{id}/items', () => {
+  it('adds an Item under its UUID, read back with every property and asset as sent', async () => {
+    const id = randomUUID();
+    const added = await call<StacItemBody>('POST', itemsPath, {
+      body: stacItem({ id, collection: collectionId }),
+    });
+    await expectCommand(added, 201, 'add item');
+    expect(added.headers.get('location')).toBe(`${inject('baseUrl')}${itemsPath}/${id}`);
+    expect(added.body.id).toBe(id);
+
+    const read = await getStac(id);
+    expect(read.status).toBe(200);
+    const { created, updated, ...kept } = read.body.properties;
+    expect(kept).toEqual({ ...properties, datetime: '2024-06-01T10:30:00.000Z' });
+    expect(typeof created).toBe('string');
+    expect(typeof updated).toBe('string');
+    expect(read.body.assets).toEqual(assets);
+    expect(read.body.geometry).toEqual(geometry);
+    expect(read.body.bbox).toEqual([10, 20, 11, 21]);
+    expect(read.body.collection).toBe(collectionId);
+    expect(read.body.links).toContainEqual({
+      rel: 'license',
+      href: 'https://example.org/licence',
+      title: 'Licence',
+      type: 'text/html',
+    });
+
+    const portal = await call<{ status: string; title: string; parentId: string }>(
+      'GET',
+      `/api/v1/portal/items/${id}`,
+    );
+    expect(portal.body).toMatchObject({
+      status: 'ready',
+      title: 'Transaction scene',
+      parentId: collectionId,
+    });
+    const history = await call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
+    expect(history.body.items.map((entry) => entry.type)).toEqual(['ItemRegistered']);
+  });
+
+  it('gives an Item without id a UUID of its own; an Item without title is titled by its id', async () => {
+    const { properties: _ignored, ...rest } = stacItem();
+    const added = await call<StacItemBody>('POST', itemsPath, {
+      body: { ...rest, properties: { datetime: '2024-01-01T00:00:00Z' } },
+    });
+    await expectCommand(added, 201, 'add item without id');
+    expect(added.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(added.body.properties['title']).toBe('Untitled item');
+  });
+
+  it('answers 409 to an id that exists, and a range time keeps datetime null', async () => {
+    const id = randomUUID();
+    const range = {
+      title: 'Range',
+      datetime: null,
+      start_datetime: '2024-01-01T00:00:00Z',
+      end_datetime: '2024-02-01T00:00:00Z',
+    };
+    await expectCommand(
+      await call('POST', itemsPath, { body: stacItem({ id, properties: range }) }),
+      201,
+      'add',
+    );
+    const again = await call<{ message: string }>('POST', itemsPath, { body: stacItem({ id }) });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/exist/);
+    expect((await getStac(id)).body.properties).toMatchObject({
+      datetime: null,
+      start_datetime: '2024-01-01T00:00:00.000Z',
+      end_datetime: '2024-02-01T00:00:00.000Z',
+    });
+  });
+
+  it('adds an ItemCollection, each Item read back', async () => {
+    const ids = [randomUUID(), randomUUID()];
+    const added = await call<{ ids: string[] }>('POST', itemsPath, {
+      body: { type: 'FeatureCollection', features: ids.map((id) => stacItem({ id })) },
+    });
+    await expectCommand(added, 201, 'add item collection');
+    expect(added.headers.get('location')).toBeNull();
+    expect(added.body.ids).toEqual(ids);
+    for (const id of ids) expect((await getStac(id)).status).toBe(200);
+  });
+
+  it.each([
+    ['a non-UUID id', stacItem({ id: 'S2A_20240601_T32TMT' }), /^id: 'S2A_20240601_T32TMT' is not a UUID/],
+    [
+      'another collection',
+      stacItem({ collection: randomUUID() }),
+      /^collection: .* is not the collection of the path/,
+    ],
+    ['not a Feature', { ...stacItem(), type: 'Polygon' }, /type: must be "Feature"/],
+    ['no properties', { ...stacItem(), properties: undefined }, /properties: is required/],
+    ['a bad geometry', stacItem({ geometry: { type: 'Polygon', coordinates: 'x' } }), /geometry/],
+    ['a bad datetime', stacItem({ properties: { datetime: 'yesterday' } }), /datetime/],
+    [
+      'a relative asset href',
+      stacItem({ assets: { data: { href: 'data.tif' } } }),
+      /href must be an absolute/,
+    ],
+    [
+      'a bad Item in an ItemCollection',
+      { type: 'FeatureCollection', features: [stacItem(), stacItem({ id: 'nope' })] },
+      /^features\[1\]\.id: 'nope' is not a UUID/,
+    ],
+  ])('refuses %s with 400 and creates nothing', async (_what, body, message) => {
+    const response = await call<{ message: string }>('POST', itemsPath, { body });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(message);
+  });
+});
+
+describe('DELETE /collections/{id}/items/{itemId}', () => {
+  it('deletes the Item (history records it), then answers 404 as for any missing Item', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const deleted = await call('DELETE', `${itemsPath}/${id}`);
+    await expectCommand(deleted, 200, 'delete');
+    expect((await getStac(id)).status).toBe(404);
+    const history = await call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
+    expect(history.body.items.map((entry) => entry.type)).toEqual(['ItemRegistered', 'PortalObjectDeleted']);
+    expect((await call('DELETE', `${itemsPath}/${id}`)).status).toBe(404);
+    expect((await call('DELETE', `${itemsPath}/${randomUUID()}`)).status).toBe(404);
+    expect((await call('DELETE', `${itemsPath}/not-a-uuid`)).status).toBe(404);
+  });
+});
+
+describe('rights: those of the portal API', () => {
+  let viewer: SignedInUser;
+  let outsider: SignedInUser;
+  let itemId = '';
+
+  beforeAll(async () => {
+    viewer = await addMember(pipeline.user(), await signUp({ name: 'STAC tx viewer' }), 'viewer');
+    outsider = await signUp({ name: 'STAC tx outsider' });
+    itemId = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id: itemId }) }), 201, 'add');
+  }, 60_000);
+
+  it.each([
+    ['POST', () => itemsPath, () => stacItem()],
+    ['DELETE', () => `${itemsPath}/${itemId}`, () => undefined],
+  ])(
+    '%s: anonymous 401, a viewer 403, a caller who cannot see the collection 404',
+    async (method, path, body) => {
+      const request = (headers?: Record<string, string>) =>
+        call(method, path(), {
+          ...(body() === undefined ? {} : { body: body() }),
+          ...(headers === undefined ? { as: 'anonymous' as const } : { headers }),
+        });
+      expect((await request()).status).toBe(401);
+      expect((await request(viewer.headers)).status).toBe(403);
+      expect((await request(outsider.headers)).status).toBe(404);
+      expect((await getStac(itemId)).status).toBe(200);
+    },
+  );
+});
