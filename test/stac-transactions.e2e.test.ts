@@ -5,8 +5,8 @@ import { addMember, signUp, useSignedInCaller, type SignedInUser } from './suppo
 import { call, createCollection, expectCommand } from './support/http.js';
 
 /**
- * The STAC transaction extension as far as it is built (docs/stac.md, Transactions): adding Items and
- * ItemCollections to a collection and deleting an Item, through HTTP, read back by STAC GET, the portal
+ * The STAC transaction extension for Items (docs/stac.md, Transactions): adding Items and
+ * ItemCollections to a collection, replacing, patching and deleting an Item, through HTTP, read back by STAC GET, the portal
  * API and the history; bad bodies answer 400, rights are the portal's.
  */
 
@@ -82,6 +82,16 @@ function stacItem(fields: Partial<StacItemBody> & Record<string, unknown> = {}) 
 }
 
 const getStac = (id: string) => call<StacItemBody>('GET', `${itemsPath}/${id}`);
+
+it('declares the transaction classes for Items', async () => {
+  const conformance = await call<{ conformsTo: string[] }>('GET', `${STAC}/conformance`);
+  expect(conformance.body.conformsTo).toEqual(
+    expect.arrayContaining([
+      'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features/extensions/transaction',
+      'http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/simpletx',
+    ]),
+  );
+});
 
 describe('POST /collections/{id}/items', () => {
   it('adds an Item under its UUID, read back with every property and asset as sent', async () => {
@@ -195,6 +205,104 @@ describe('POST /collections/{id}/items', () => {
   });
 });
 
+describe('PUT /collections/{id}/items/{itemId}', () => {
+  it('replaces the Item: properties, time, geometry and assets as given; history records the change', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const replacedProperties = {
+      title: 'Replaced scene',
+      datetime: null,
+      start_datetime: '2023-03-01T00:00:00Z',
+      end_datetime: '2023-03-02T00:00:00Z',
+      'eo:cloud_cover': 99,
+      'custom:list': [true, null, 1.25, 'x'],
+    };
+    const replacedAssets = { data: { href: 'https://example.org/t/data.nc', roles: ['data'] } };
+    const put = await call<StacItemBody>('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({
+        id,
+        properties: replacedProperties,
+        assets: replacedAssets,
+        geometry: null,
+        bbox: [1, 2, 3, 4],
+      }),
+    });
+    await expectCommand(put, 200, 'replace');
+    expect(put.body.properties['title']).toBe('Replaced scene');
+
+    const read = await getStac(id);
+    const { created: _c, updated: _u, ...kept } = read.body.properties;
+    expect(kept).toEqual({
+      ...replacedProperties,
+      start_datetime: '2023-03-01T00:00:00.000Z',
+      end_datetime: '2023-03-02T00:00:00.000Z',
+    });
+    expect(read.body.assets).toEqual(replacedAssets);
+    expect(read.body.bbox).toEqual([1, 2, 3, 4]);
+    const history = await call<{ items: { type: string; change: Record<string, unknown> }[] }>(
+      'GET',
+      `/api/v1/portal/items/${id}/history`,
+    );
+    expect(history.body.items.map((entry) => entry.type)).toEqual(['ItemRegistered', 'PortalObjectUpdated']);
+    expect(Object.keys(history.body.items[1]?.change ?? {}).sort()).toEqual(
+      ['assets', 'metadata', 'title', 'description'].sort(),
+    );
+  });
+
+  it('answers 404 for a missing Item and 400 for another id or a bad body', async () => {
+    expect((await call('PUT', `${itemsPath}/${randomUUID()}`, { body: stacItem() })).status).toBe(404);
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const other = await call<{ message: string }>('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({ id: randomUUID() }),
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toMatch(/is not the item of the path/);
+    const bad = await call<{ message: string }>('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({ id, properties: { datetime: 'soon' } }),
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('PATCH /collections/{id}/items/{itemId}', () => {
+  it('merges a JSON merge patch: named properties and assets change, null removes, the rest stays', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const extra = { href: 'https://example.org/t/extra.json', type: 'application/json' };
+    const patched = await call<StacItemBody>('PATCH', `${itemsPath}/${id}`, {
+      body: {
+        properties: { 'eo:cloud_cover': 50, 'custom:flag': null, 'custom:nested': { d: 'now', e: [1] } },
+        assets: { thumbnail: null, extra },
+      },
+    });
+    await expectCommand(patched, 200, 'patch');
+    const read = await getStac(id);
+    const { created: _c, updated: _u, ...kept } = read.body.properties;
+    const { 'custom:flag': _flag, ...unchanged } = properties;
+    expect(kept).toEqual({
+      ...unchanged,
+      datetime: '2024-06-01T10:30:00.000Z',
+      'eo:cloud_cover': 50,
+      'custom:nested': { a: [1, { b: 'c' }], d: 'now', e: [1] },
+    });
+    expect(read.body.assets).toEqual({ visual: assets.visual, extra });
+    expect(read.body.geometry).toEqual(geometry);
+    expect(read.body.links).toContainEqual(expect.objectContaining({ rel: 'license' }));
+  });
+
+  it('answers 404 for a missing Item and 400 for a body that is not an object or changes the id', async () => {
+    expect((await call('PATCH', `${itemsPath}/${randomUUID()}`, { body: {} })).status).toBe(404);
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    expect((await call('PATCH', `${itemsPath}/${id}`, { body: [1] })).status).toBe(400);
+    expect((await call('PATCH', `${itemsPath}/${id}`, { body: { id: randomUUID() } })).status).toBe(400);
+    expect(
+      (await call('PATCH', `${itemsPath}/${id}`, { body: { properties: { datetime: 1 } } })).status,
+    ).toBe(400);
+  });
+});
+
 describe('DELETE /collections/{id}/items/{itemId}', () => {
   it('deletes the Item (history records it), then answers 404 as for any missing Item', async () => {
     const id = randomUUID();
@@ -224,6 +332,8 @@ describe('rights: those of the portal API', () => {
 
   it.each([
     ['POST', () => itemsPath, () => stacItem()],
+    ['PUT', () => `${itemsPath}/${itemId}`, () => stacItem({ id: itemId })],
+    ['PATCH', () => `${itemsPath}/${itemId}`, () => ({ properties: { 'eo:cloud_cover': 1 } })],
     ['DELETE', () => `${itemsPath}/${itemId}`, () => undefined],
   ])(
     '%s: anonymous 401, a viewer 403, a caller who cannot see the collection 404',

@@ -67,6 +67,11 @@ export const stacItemsInputSchema = z.union([stacItemInputSchema, stacItemCollec
 });
 export type StacItemsInput = z.infer<typeof stacItemsInputSchema>;
 
+/** `PATCH /collections/{id}/items/{itemId}`: a JSON merge patch (RFC 7386) of the Item. */
+export const stacItemPatchSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'A JSON merge patch of the Item: objects merge, null removes a key.' });
+
 /** The answer to an ItemCollection added: the ids of its items, in order. */
 export const stacItemsAddedSchema = z.object({ ids: z.array(z.string()) });
 

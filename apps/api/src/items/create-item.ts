@@ -24,7 +24,7 @@ import { parseInput } from '../http/validate.js';
 import { pendingUploadPlan } from './upload-plan.js';
 import { uploadDescriptorOf } from './upload-descriptor.js';
 
-function metadataOf(body: CreateItemBody): ItemMetadata {
+export function itemMetadataOf(body: CreateItemBody): ItemMetadata {
   return {
     geometry: body.geometry ?? null,
     bbox: body.bbox ?? null,
@@ -120,7 +120,7 @@ export function itemCommand(
       title: body.title,
       description: body.description ?? null,
       links: body.links,
-      metadata: metadataOf(body),
+      metadata: itemMetadataOf(body),
       upload,
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),
@@ -161,7 +161,7 @@ export function registerCommand(
       title: body.title,
       description: body.description ?? null,
       links: body.links,
-      metadata: metadataOf(body),
+      metadata: itemMetadataOf(body),
       assets: Object.entries(body.assets ?? {}).map(([key, asset]) => ({ id: newId(), key, asset })),
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),

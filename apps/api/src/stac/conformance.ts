@@ -53,4 +53,8 @@ export const conformsTo: readonly string[] = [
   cql2('array-functions'),
   cql2('property-property'),
   cql2('arithmetic'),
+  // The transaction extension for Items over the portal's commands (docs/stac.md, "Transactions");
+  // test/stac-transactions.e2e.test.ts. Its ids must be UUIDs.
+  'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features/extensions/transaction',
+  'http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/simpletx',
 ];

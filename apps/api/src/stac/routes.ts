@@ -38,6 +38,7 @@ import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
 import { addItems, deleteItem } from './transactions/item-transactions.js';
+import { patchItem, replaceItem } from './transactions/item-replace.js';
 
 /** A path parameter as the route declared it (express types a wildcard's value as an array). */
 function pathParam(req: Request, name: string): string {
@@ -173,6 +174,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const assets = await findAssetsOf(deps.pool, [item.id]);
       res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
     },
+    put: replaceItem(deps),
+    patch: patchItem(deps),
     delete: deleteItem(deps),
   });
   route(router, `${STAC_PATH}/items/:itemId`, {

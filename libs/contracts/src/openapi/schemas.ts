@@ -129,7 +129,12 @@ import {
   stacQueryablesSchema,
   stacSearchBodySchema,
 } from '../stac.js';
-import { stacItemsAnswerSchema, stacItemsInputSchema } from '../stac-transactions.js';
+import {
+  stacItemInputSchema,
+  stacItemPatchSchema,
+  stacItemsAnswerSchema,
+  stacItemsInputSchema,
+} from '../stac-transactions.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -142,6 +147,8 @@ export const requestSchemas: Record<string, z.ZodType> = {
   CreateCollectionRequest: createCollectionBodySchema,
   CreateItemRequest: createItemBodySchema,
   StacItemsRequest: stacItemsInputSchema,
+  StacItemRequest: stacItemInputSchema,
+  StacItemPatchRequest: stacItemPatchSchema,
   CompleteUploadRequest: completeUploadBodySchema,
   UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,

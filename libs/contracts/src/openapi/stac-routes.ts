@@ -16,12 +16,18 @@ import {
   stacSearchQuerySchema,
 } from '../stac.js';
 import { deletedObjectsSchema } from '../common.js';
-import { stacItemsAnswerSchema, stacItemsInputSchema } from '../stac-transactions.js';
+import {
+  stacItemInputSchema,
+  stacItemPatchSchema,
+  stacItemsAnswerSchema,
+  stacItemsInputSchema,
+} from '../stac-transactions.js';
 import { commandResponses, type ErrorStatus, type Route } from './route.js';
 
 const readErrors: readonly ErrorStatus[] = [400, 401, 503];
 const addErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 503];
 const deleteErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 503];
+const changeErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 413, 415, 503];
 const transactionNote =
   "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403), and the same events, history and audit.";
 const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
@@ -123,6 +129,32 @@ export const stacRoutes: readonly Route[] = [
       },
     },
     errors: addErrors,
+  },
+  {
+    method: 'put',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'replaceStacItem',
+    summary: 'Replace an Item of a collection',
+    description: `The Item given replaces the item's title, description, time, geometry, bbox, properties and assets by href (an uploaded file stays); its links only when it gives \`links\`. \`id\` and \`collection\`, when given, must be the path's (400). One portal update (\`PortalObjectUpdated\`); answers the Item. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacItemInputSchema,
+    responses: commandResponses(200, 'The Item as replaced (GeoJSON).', stacItemSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'patchStacItem',
+    summary: 'Change an Item of a collection by a JSON merge patch',
+    description: `A JSON merge patch (RFC 7386) of the Item as written (its properties, time, geometry, bbox, assets by href, links): an object merges, \`null\` removes, anything else replaces; the result is then checked and applied as a replace. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacItemPatchSchema,
+    responses: commandResponses(200, 'The Item as changed (GeoJSON).', stacItemSchema),
+    errors: changeErrors,
   },
   {
     method: 'delete',

@@ -14,7 +14,7 @@ const commonFields = ['title', 'description', 'links'] as const satisfies readon
 const fieldsOfKind: Readonly<Record<PortalKind, readonly Field[]>> = {
   catalog: commonFields,
   collection: [...commonFields, 'license', 'keywords', 'extent'],
-  item: [...commonFields, 'assets'],
+  item: [...commonFields, 'assets', 'metadata'],
 };
 
 export interface ChangeSet {
@@ -55,6 +55,9 @@ export function diffChanges(state: LivePortalObject, requested: PortalObjectChan
     compare('keywords', requested.keywords, state.keywords);
     compare('extent', requested.extent, state.extent);
   }
-  if (state.kind === 'item') compare('assets', requested.assets, state.hrefAssets);
+  if (state.kind === 'item') {
+    compare('assets', requested.assets, state.hrefAssets);
+    compare('metadata', requested.metadata, state.metadata);
+  }
   return Object.keys(changes).length === 0 ? null : { changes, previous };
 }

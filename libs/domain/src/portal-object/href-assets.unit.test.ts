@@ -214,3 +214,40 @@ describe('changing the assets by href of an item', () => {
       .thenFails('INVALID_COMMAND', /items only/);
   });
 });
+
+describe("changing an item's metadata", () => {
+  const metadata = {
+    ...noItemMetadata,
+    bbox: [10, 20, 11, 21] as const,
+    datetime: '2024-06-01T10:30:00.000Z',
+    properties: { 'eo:cloud_cover': 3 },
+  };
+
+  it('records the whole metadata before and after, and nothing when it is the same', () => {
+    const id = newId();
+    const change = (next: typeof metadata): UpdatePortalObject => ({
+      type: 'UpdatePortalObject',
+      data: { id, changes: { metadata: next }, ancestorDeleted: false },
+    });
+    given(registered(id, []))
+      .when(change(metadata))
+      .then([
+        {
+          type: 'PortalObjectUpdated',
+          data: { id, kind: 'item', changes: { metadata }, previous: { metadata: noItemMetadata } },
+        },
+      ]);
+    const history = [registered(id, []), ...decide(change(metadata), foldState([registered(id, [])]))];
+    given(...history)
+      .when(change({ ...metadata, properties: { 'eo:cloud_cover': 3 } }))
+      .then([]);
+    expect(foldState(history)).toMatchObject({ metadata });
+  });
+
+  it('refuses metadata on a collection', () => {
+    const id = newId();
+    given(collectionCreated({ id }))
+      .when({ type: 'UpdatePortalObject', data: { id, changes: { metadata }, ancestorDeleted: false } })
+      .thenFails('INVALID_COMMAND', /metadata does not apply/);
+  });
+});

@@ -157,6 +157,7 @@ function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): Li
         ...common,
         description: changes.description === undefined ? state.description : changes.description,
         hrefAssets: changes.assets ?? state.hrefAssets,
+        metadata: changes.metadata ?? state.metadata,
       };
     case 'collection':
       return {

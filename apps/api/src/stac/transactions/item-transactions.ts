@@ -12,6 +12,7 @@ import { baseUrlOf } from '../../http/base-url.js';
 import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
+import { findAssetsOf } from '../../read-model/asset-rows.js';
 import { findVisibleObject } from '../../read-model/portal-object-rows.js';
 import { stacItem } from '../item-json.js';
 import { findVisibleItem } from '../item-query.js';
@@ -31,14 +32,14 @@ function pathParam(req: Request, name: string): string {
  * Who writes: a signed-in caller, or 401 before anything is looked up, as the portal API answers an
  * anonymous write whatever it names.
  */
-async function signedInCaller(deps: ApiDependencies, req: Request): Promise<Caller> {
+export async function signedInCaller(deps: ApiDependencies, req: Request): Promise<Caller> {
   const caller = await commandCaller(deps, req);
   if (caller.userId === null) throw new DomainError('UNAUTHENTICATED', 'sign in to change the catalog');
   return caller;
 }
 
 /** The path's collection as the caller sees it; anything else (a malformed id too) is a 404. */
-async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
+export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
   const id = pathParam(req, 'collectionId');
   const row = isUuid(id)
     ? await findVisibleObject(deps.pool, id.toLowerCase(), principalsOf(req), 'collection')
@@ -58,11 +59,12 @@ function itemsOf(body: unknown): { items: StacItemInput[]; many: boolean } {
  * Answers the one Item added with its STAC JSON once projected (201, `Location`), or its id alone
  * when asked to answer at once or when the projection is slower than the API waits (202).
  */
-async function respondWithItem(
+export async function respondWithItem(
   deps: ApiDependencies,
   req: Request,
   res: Response,
   created: { id: string; collectionId: string; outcome: CommandOutcome },
+  status: 200 | 201 = 201,
 ): Promise<void> {
   const baseUrl = baseUrlOf(req, deps.config);
   const urls = stacUrls(baseUrl);
@@ -78,10 +80,11 @@ async function respondWithItem(
     res.status(202).json({ id, collection: collectionId });
     return;
   }
+  const assets = await findAssetsOf(deps.pool, [row.id]);
   res
-    .status(201)
+    .status(status)
     .type(GEOJSON_TYPE)
-    .json(stacItem(row, [], urls, baseUrl));
+    .json(stacItem(row, assets.get(row.id) ?? [], urls, baseUrl));
 }
 
 /**

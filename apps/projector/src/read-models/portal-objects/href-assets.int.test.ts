@@ -64,4 +64,47 @@ describe('portal_objects: items with assets registered by href', () => {
     expect(await row(item.data.id)).toMatchObject({ status: 'uploading', href_assets: added });
     await timeline.expectReplaySafe([collection.data.id, item.data.id]);
   });
+
+  it('applies a metadata change: columns, footprint, and the parent extent recomputed (it may shrink)', async () => {
+    const timeline = new Timeline(db);
+    const collection = collectionCreated({ title: 'Metadata changes' });
+    const item = itemRegistered({
+      title: 'Moving scene',
+      parentId: collection.data.id,
+      metadata: { bbox: [10, 20, 11, 21], datetime: '2024-05-01T00:00:00.000Z' },
+    });
+    timeline.add(collection, item);
+    await timeline.applyNew();
+    const metadata = {
+      ...item.data.metadata,
+      bbox: [0, 0, 1, 1] as const,
+      datetime: null,
+      startDatetime: '2023-01-01T00:00:00.000Z',
+      endDatetime: '2023-02-01T00:00:00.000Z',
+      tags: ['moved'],
+      properties: { 'eo:cloud_cover': 7, flag: false },
+    };
+    timeline.add(
+      updated({
+        id: item.data.id,
+        kind: 'item',
+        changes: { metadata },
+        previous: { metadata: item.data.metadata },
+      }),
+    );
+    await timeline.applyNew();
+    expect(await row(item.data.id)).toMatchObject({
+      bbox: [0, 0, 1, 1],
+      datetime: null,
+      tags: ['moved'],
+      properties: { 'eo:cloud_cover': 7, flag: false },
+      version: '1',
+    });
+    expect(await db.footprint(item.data.id)).toMatch(/POLYGON\(\(0 0/);
+    const parent = await row(collection.data.id);
+    expect(parent.items_bbox).toEqual([0, 0, 1, 1]);
+    expect(iso(parent.items_start)).toBe('2023-01-01T00:00:00.000Z');
+    expect(iso(parent.items_end)).toBe('2023-02-01T00:00:00.000Z');
+    await timeline.expectReplaySafe([collection.data.id, item.data.id]);
+  });
 });

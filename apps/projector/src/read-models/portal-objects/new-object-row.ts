@@ -41,7 +41,7 @@ export interface NewObjectRow extends NewObject {
 }
 
 /** The columns an item's metadata fills, whether it is uploaded or registered by href. */
-function itemColumns(metadata: ItemMetadata) {
+export function itemColumns(metadata: ItemMetadata) {
   return {
     license: null,
     keywords: null,
