@@ -83,12 +83,14 @@ function stacItem(fields: Partial<StacItemBody> & Record<string, unknown> = {}) 
 
 const getStac = (id: string) => call<StacItemBody>('GET', `${itemsPath}/${id}`);
 
-it('declares the transaction classes for Items', async () => {
+it('declares the transaction classes for Items and Collections', async () => {
   const conformance = await call<{ conformsTo: string[] }>('GET', `${STAC}/conformance`);
   expect(conformance.body.conformsTo).toEqual(
     expect.arrayContaining([
       'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features/extensions/transaction',
+      'https://api.stacspec.org/v1.0.0/ogcapi-features/extensions/transaction',
       'http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/simpletx',
+      'https://api.stacspec.org/v1.0.0/collections/extensions/transaction',
     ]),
   );
 });
@@ -318,6 +320,107 @@ describe('DELETE /collections/{id}/items/{itemId}', () => {
   });
 });
 
+describe('collection transactions', () => {
+  const extent = {
+    spatial: { bbox: [[-10, 35, 30, 60]] },
+    temporal: { interval: [['2015-06-23T00:00:00Z', null]] },
+  };
+  const collectionBody = (fields: Record<string, unknown> = {}) => ({
+    type: 'Collection',
+    stac_version: '1.0.0',
+    title: 'Posted collection',
+    description: 'Created through STAC',
+    license: 'CC-BY-4.0',
+    keywords: ['stac', 'transactions'],
+    extent,
+    links: [],
+    ...fields,
+  });
+  interface CollectionBody {
+    id: string;
+    title: string;
+    description: string;
+    license: string;
+    keywords: string[];
+    extent: unknown;
+  }
+
+  it('creates a Collection under its UUID, replaces it, patches it and deletes it when empty', async () => {
+    const id = randomUUID();
+    const created = await call<CollectionBody>('POST', `${STAC}/collections`, {
+      body: collectionBody({ id }),
+    });
+    await expectCommand(created, 201, 'add collection');
+    expect(created.headers.get('location')).toBe(`${inject('baseUrl')}${STAC}/collections/${id}`);
+    const read = await call<CollectionBody>('GET', `${STAC}/collections/${id}`);
+    expect(read.body).toMatchObject({
+      id,
+      title: 'Posted collection',
+      license: 'CC-BY-4.0',
+      keywords: ['stac', 'transactions'],
+      extent: { spatial: { bbox: [[-10, 35, 30, 60]] } },
+    });
+    expect((await call('POST', `${STAC}/collections`, { body: collectionBody({ id }) })).status).toBe(409);
+
+    const replaced = await call<CollectionBody>('PUT', `${STAC}/collections/${id}`, {
+      body: collectionBody({ title: 'Replaced', keywords: [], license: 'MIT' }),
+    });
+    await expectCommand(replaced, 200, 'replace collection');
+    expect(replaced.body).toMatchObject({ title: 'Replaced', keywords: [], license: 'MIT' });
+
+    const patched = await call<CollectionBody>('PATCH', `${STAC}/collections/${id}`, {
+      body: { description: 'Patched', keywords: ['one'] },
+    });
+    await expectCommand(patched, 200, 'patch collection');
+    expect(patched.body).toMatchObject({
+      title: 'Replaced',
+      description: 'Patched',
+      keywords: ['one'],
+      license: 'MIT',
+    });
+
+    const history = await call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
+    expect(history.body.items.map((entry) => entry.type)).toEqual([
+      'CollectionCreated',
+      'PortalObjectUpdated',
+      'PortalObjectUpdated',
+    ]);
+
+    const itemsOfIt = `${STAC}/collections/${id}/items`;
+    const itemId = randomUUID();
+    await expectCommand(await call('POST', itemsOfIt, { body: stacItem({ id: itemId }) }), 201, 'add item');
+    const notEmpty = await call<{ message: string }>('DELETE', `${STAC}/collections/${id}`);
+    expect(notEmpty.status).toBe(409);
+    await expectCommand(await call('DELETE', `${itemsOfIt}/${itemId}`), 200, 'delete item');
+    await expectCommand(await call('DELETE', `${STAC}/collections/${id}`), 200, 'delete collection');
+    expect((await call('GET', `${STAC}/collections/${id}`)).status).toBe(404);
+    expect((await call('DELETE', `${STAC}/collections/${id}`)).status).toBe(404);
+  });
+
+  it.each([
+    ['a non-UUID id', collectionBody({ id: 'sentinel-2-l2a' }), /^id: 'sentinel-2-l2a' is not a UUID/],
+    ['not a Collection', collectionBody({ type: 'Catalog' }), /type: must be "Collection"/],
+    ['no description', collectionBody({ description: undefined }), /description: is required/],
+    ['a bad extent', collectionBody({ extent: { spatial: { bbox: [[1, 2]] } } }), /extent/],
+  ])('refuses %s with 400', async (_what, body, message) => {
+    const response = await call<{ message: string }>('POST', `${STAC}/collections`, { body });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(message);
+  });
+
+  it('answers 404 to PUT, PATCH and DELETE of a missing Collection, and 400 to another id', async () => {
+    const missing = `${STAC}/collections/${randomUUID()}`;
+    expect((await call('PUT', missing, { body: collectionBody() })).status).toBe(404);
+    expect((await call('PATCH', missing, { body: {} })).status).toBe(404);
+    expect((await call('DELETE', missing)).status).toBe(404);
+    const other = await call<{ message: string }>('PUT', `${STAC}/collections/${collectionId}`, {
+      body: collectionBody({ id: randomUUID() }),
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toMatch(/is not the collection of the path/);
+  });
+});
+
 describe('rights: those of the portal API', () => {
   let viewer: SignedInUser;
   let outsider: SignedInUser;
@@ -335,11 +438,18 @@ describe('rights: those of the portal API', () => {
     ['PUT', () => `${itemsPath}/${itemId}`, () => stacItem({ id: itemId })],
     ['PATCH', () => `${itemsPath}/${itemId}`, () => ({ properties: { 'eo:cloud_cover': 1 } })],
     ['DELETE', () => `${itemsPath}/${itemId}`, () => undefined],
+    [
+      'PUT collection',
+      () => `${STAC}/collections/${collectionId}`,
+      () => ({ type: 'Collection', description: 'x' }),
+    ],
+    ['PATCH collection', () => `${STAC}/collections/${collectionId}`, () => ({ description: 'x' })],
+    ['DELETE collection', () => `${STAC}/collections/${collectionId}`, () => undefined],
   ])(
     '%s: anonymous 401, a viewer 403, a caller who cannot see the collection 404',
     async (method, path, body) => {
       const request = (headers?: Record<string, string>) =>
-        call(method, path(), {
+        call(method.split(' ')[0] ?? method, path(), {
           ...(body() === undefined ? {} : { body: body() }),
           ...(headers === undefined ? { as: 'anonymous' as const } : { headers }),
         });
@@ -349,4 +459,10 @@ describe('rights: those of the portal API', () => {
       expect((await getStac(itemId)).status).toBe(200);
     },
   );
+
+  it('POST /collections: anonymous 401, a viewer of the organization 403', async () => {
+    const body = { type: 'Collection', description: 'Refused' };
+    expect((await call('POST', `${STAC}/collections`, { body, as: 'anonymous' })).status).toBe(401);
+    expect((await call('POST', `${STAC}/collections`, { body, headers: viewer.headers })).status).toBe(403);
+  });
 });

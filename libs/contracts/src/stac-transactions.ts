@@ -72,6 +72,31 @@ export const stacItemPatchSchema = z
   .record(z.string(), z.unknown())
   .meta({ description: 'A JSON merge patch of the Item: objects merge, null removes a key.' });
 
+export const stacCollectionInputSchema = z
+  .looseObject(
+    {
+      type: z.literal('Collection', { error: expected('"Collection"') }),
+      id: z
+        .string({ error: expected('a string') })
+        .exactOptional()
+        .meta({ description: "A UUID, kept as the collection's id; left out, the portal gives one." }),
+      title: z.string({ error: expected('a string') }).exactOptional(),
+      description: z.string({ error: expected('a string') }),
+      license: z.string({ error: expected('a string') }).exactOptional(),
+      keywords: z.unknown().exactOptional(),
+      extent: z.unknown().exactOptional(),
+      links: z.array(stacInputLinkSchema, { error: expected('an array') }).exactOptional(),
+    },
+    { error: expected('a STAC Collection') },
+  )
+  .meta({ description: 'A STAC Collection to add or replace (the collection transaction extension).' });
+export type StacCollectionInput = z.infer<typeof stacCollectionInputSchema>;
+
+/** `PATCH /collections/{id}`: a JSON merge patch (RFC 7386) of the Collection. */
+export const stacCollectionPatchSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'A JSON merge patch of the Collection: objects merge, null removes a key.' });
+
 /** The answer to an ItemCollection added: the ids of its items, in order. */
 export const stacItemsAddedSchema = z.object({ ids: z.array(z.string()) });
 

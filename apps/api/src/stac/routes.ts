@@ -39,6 +39,12 @@ import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
 import { addItems, deleteItem } from './transactions/item-transactions.js';
 import { patchItem, replaceItem } from './transactions/item-replace.js';
+import {
+  addCollection,
+  deleteCollection,
+  patchCollection,
+  replaceCollection,
+} from './transactions/collection-transactions.js';
 
 /** A path parameter as the route declared it (express types a wildcard's value as an array). */
 function pathParam(req: Request, name: string): string {
@@ -130,6 +136,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
         numberReturned: page.rows.length,
       });
     },
+    post: addCollection(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId`, {
     get: async (req, res) => {
@@ -137,6 +144,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       res.json(stacCollection(row, urls, baseUrl));
     },
+    put: replaceCollection(deps),
+    patch: patchCollection(deps),
+    delete: deleteCollection(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items`, {
     get: async (req, res) => {

@@ -130,6 +130,8 @@ import {
   stacSearchBodySchema,
 } from '../stac.js';
 import {
+  stacCollectionInputSchema,
+  stacCollectionPatchSchema,
   stacItemInputSchema,
   stacItemPatchSchema,
   stacItemsAnswerSchema,
@@ -149,6 +151,8 @@ export const requestSchemas: Record<string, z.ZodType> = {
   StacItemsRequest: stacItemsInputSchema,
   StacItemRequest: stacItemInputSchema,
   StacItemPatchRequest: stacItemPatchSchema,
+  StacCollectionRequest: stacCollectionInputSchema,
+  StacCollectionPatchRequest: stacCollectionPatchSchema,
   CompleteUploadRequest: completeUploadBodySchema,
   UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,

@@ -15,21 +15,31 @@ function refused(message: string): HttpProblem {
 }
 
 /**
- * The id a client gives a new item: a UUID is kept (lower case), as the portal's ids are UUIDs; any
- * other text is refused rather than silently replaced (docs/decisions.md, STAC transactions). Left out,
- * the portal gives one.
+ * The id a client gives a new item or collection: a UUID is kept (lower case), as the portal's ids are
+ * UUIDs; any other text is refused rather than silently replaced (docs/decisions.md, STAC transaction
+ * ids). Left out, the portal gives one.
  */
-export function clientItemId(item: StacItemInput, position: string): string | null {
-  if (item.id === undefined) return null;
-  if (!isUuid(item.id)) {
+export function clientId(id: string | undefined, kind: string, position: string): string | null {
+  if (id === undefined) return null;
+  if (!isUuid(id)) {
     throw refused(
-      `${position}id: '${String(item.id).slice(0, 100)}' is not a UUID: the portal's item ids are UUIDs; give a UUID or leave id out and the portal gives one`,
+      `${position}id: '${String(id).slice(0, 100)}' is not a UUID: the portal's ${kind} ids are UUIDs; give a UUID or leave id out and the portal gives one`,
     );
   }
-  return item.id.toLowerCase();
+  return id.toLowerCase();
 }
 
-/** A STAC link as a portal link: what the portal needs and STAC leaves optional is filled from it. */
+export const clientItemId = (item: StacItemInput, position: string): string | null =>
+  clientId(item.id, 'item', position);
+
+/**
+ * STAC links as portal links, but the ones the STAC API writes itself: what the portal needs and STAC
+ * leaves optional is filled from them.
+ */
+export function portalLinksOf(links: NonNullable<StacItemInput['links']>) {
+  return links.filter((link) => !GENERATED_RELS.has(link.rel)).map(portalLinkOf);
+}
+
 function portalLinkOf(link: NonNullable<StacItemInput['links']>[number]) {
   const { href, rel, type, title, ...rest } = link;
   return {
@@ -63,7 +73,7 @@ export function createBodyOf(item: StacItemInput, collectionId: string, position
   const body: Record<string, unknown> = {
     title: own['title'] ?? item.id ?? 'Untitled item',
     parentId: collectionId,
-    links: (item.links ?? []).filter((link) => !GENERATED_RELS.has(link.rel)).map(portalLinkOf),
+    links: portalLinksOf(item.links ?? []),
     assets: item.assets ?? {},
   };
   for (const name of ['description', 'datetime', 'start_datetime', 'end_datetime'] as const) {

@@ -13,7 +13,7 @@ import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
 import { findAssetsOf } from '../../read-model/asset-rows.js';
-import { findVisibleObject } from '../../read-model/portal-object-rows.js';
+import { findVisibleObject, type PortalObjectRow } from '../../read-model/portal-object-rows.js';
 import { stacItem } from '../item-json.js';
 import { findVisibleItem } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
@@ -39,12 +39,16 @@ export async function signedInCaller(deps: ApiDependencies, req: Request): Promi
 }
 
 /** The path's collection as the caller sees it; anything else (a malformed id too) is a 404. */
-export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
+export async function visibleCollectionRow(deps: ApiDependencies, req: Request): Promise<PortalObjectRow> {
   const id = pathParam(req, 'collectionId');
   const row = isUuid(id)
     ? await findVisibleObject(deps.pool, id.toLowerCase(), principalsOf(req), 'collection')
     : null;
-  return requireFound(row, `collection ${id}`).id;
+  return requireFound(row, `collection ${id}`);
+}
+
+export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
+  return (await visibleCollectionRow(deps, req)).id;
 }
 
 /** The body as the Items it adds: an ItemCollection's features, or the one Item. */
