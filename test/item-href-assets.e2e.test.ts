@@ -132,6 +132,36 @@ describe('an item created with assets by href', () => {
   });
 });
 
+describe('in a batch', () => {
+  it('registers an item by href beside one with an upload, each answering its own shape', async () => {
+    const response = await call<{ results: { status: number; body: Record<string, unknown> }[] }>(
+      'POST',
+      '/',
+      {
+        body: {
+          commands: [
+            {
+              type: 'createItem',
+              body: { title: 'Batch by href', links: [], parentId: collectionId, assets: { thumbnail } },
+            },
+            {
+              type: 'createItem',
+              body: { title: 'Batch upload', links: [], parentId: collectionId, size: 10 },
+            },
+          ],
+        },
+      },
+    );
+    await expectCommand(response, 200, 'batch');
+    const [registered, uploading] = response.body.results;
+    expect(registered?.status).toBe(201);
+    expect(Object.keys(registered?.body ?? {})).toEqual(['portalItemId']);
+    expect(uploading?.body).toHaveProperty('uploadId');
+    const item = await record(String(registered?.body['portalItemId']));
+    expect(item).toMatchObject({ status: 'ready', assets: [{ key: 'thumbnail', asset: thumbnail }] });
+  });
+});
+
 describe('changing assets by href with PATCH', () => {
   it('adds, replaces and removes keys; a replaced key keeps its id; history, as-of and audit see it', async () => {
     const id = await register({ assets: { thumbnail, visual } });
