@@ -251,6 +251,25 @@ describe('PUT /collections/{id}/items/{itemId}', () => {
     );
   });
 
+  it('takes If-Match with the ETag the Item was read with: a stale one answers 412', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const etag = (await getStac(id)).headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    const body = stacItem({ id, properties: { ...properties, title: 'Locked' } });
+    await expectCommand(
+      await call('PUT', `${itemsPath}/${id}`, { body, headers: { 'if-match': etag } }),
+      200,
+      'put',
+    );
+    const stale = await call('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({ id, properties: { ...properties, title: 'Lost update' } }),
+      headers: { 'if-match': etag },
+    });
+    expect(stale.status).toBe(412);
+    expect((await getStac(id)).body.properties['title']).toBe('Locked');
+  });
+
   it('answers 404 for a missing Item and 400 for another id or a bad body', async () => {
     expect((await call('PUT', `${itemsPath}/${randomUUID()}`, { body: stacItem() })).status).toBe(404);
     const id = randomUUID();

@@ -33,6 +33,8 @@ export interface ItemRow {
   readonly properties: Record<string, unknown> | null;
   readonly href_assets: HrefAsset[];
   readonly links: Link[];
+  /** The item stream's revision (bigint as text): its `ETag`, for `If-Match` on the transactions. */
+  readonly version: string;
   readonly tags: string[];
   readonly created_at: Date;
   readonly updated_at: Date;
@@ -49,7 +51,7 @@ const itemColumns = `o.id, o.title, o.description, o.parent_id, p.kind AS parent
                     THEN ARRAY[ST_XMin(o.footprint), ST_YMin(o.footprint), ST_XMax(o.footprint), ST_YMax(o.footprint)]
                END AS footprint_bbox,
        o.datetime, o.start_datetime, o.end_datetime, o.properties, o.href_assets, o.links, o.tags, o.created_at,
-       o.updated_at`;
+       o.updated_at, o.version`;
 
 /** One item the caller may read, by id; `null` when missing, deleted, hidden or not an item. */
 export async function findVisibleItem(

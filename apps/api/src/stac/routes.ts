@@ -10,6 +10,7 @@ import { requireFound } from '@portal/commands';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
+import { etagOf } from '../http/consistency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
@@ -182,6 +183,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const inCollection = row !== null && row.parent_id === collection.id ? row : null;
       const item = requireFound(inCollection, `item ${itemId} in collection ${collection.id}`);
       const assets = await findAssetsOf(deps.pool, [item.id]);
+      // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
+      res.setHeader('ETag', etagOf(BigInt(item.version)));
       res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
     },
     put: replaceItem(deps),
