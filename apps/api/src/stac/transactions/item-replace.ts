@@ -12,13 +12,8 @@ import { parseInput } from '../../http/validate.js';
 import { itemMetadataOf } from '../../items/create-item.js';
 import { findVisibleItem, type ItemRow } from '../item-query.js';
 import { createBodyOf } from './item-input.js';
-import { respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
+import { pathParam, respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
-
-function pathParam(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 /** The item of the path, in the path's collection and visible to the caller; 404 otherwise. */
 async function itemOfPath(deps: ApiDependencies, req: Request): Promise<ItemRow> {

@@ -23,7 +23,8 @@ import { clientItemId, createBodyOf } from './item-input.js';
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
 // the same rights (anonymous 401; an object the caller cannot see 404, one they may not change 403).
 
-function pathParam(req: Request, name: string): string {
+/** A path parameter as the route declared it. */
+export function pathParam(req: Request, name: string): string {
   const value = req.params[name];
   return typeof value === 'string' ? value : '';
 }
