@@ -51,7 +51,8 @@ type Rule =
   | 'createBelow'
   | 'createRoot'
   | 'orgAdmin'
-  | 'orgAdminResource';
+  | 'orgAdminResource'
+  | 'stacWrite';
 
 /** The status each valid caller gets under a rule, given the status of success. */
 function expectedStatus(rule: Rule, caller: CallerKind, success: number): number {
@@ -82,6 +83,11 @@ function expectedStatus(rule: Rule, caller: CallerKind, success: number): number
     case 'orgAdmin':
       if (caller === 'anonymous') return 401;
       return caller === 'viewer' || caller === 'editor' ? 403 : success;
+    case 'stacWrite':
+      // A STAC transaction: anonymous callers 401 before anything is looked up, then as `edit`.
+      if (caller === 'anonymous') return 401;
+      if (caller === 'otherOrgMember') return 404;
+      return caller === 'viewer' || caller === 'sharedWithUser' ? 403 : success;
     case 'orgAdminResource':
       // Something of the organization's own (a webhook): other organizations' admins do not find it.
       if (caller === 'anonymous') return 401;
@@ -157,6 +163,26 @@ async function freshCatalog(fixture: Fixture): Promise<string> {
   return created.body.portalItemId;
 }
 
+/** A fresh empty collection inside the shared catalog. */
+async function freshCollection(fixture: Fixture): Promise<string> {
+  const created = await ownerCall<{ portalItemId: string }>(
+    fixture,
+    'POST',
+    '/api/v1/portal/collections/create',
+    catalogBody({ parentId: fixture.catalog }),
+  );
+  await expectCommand(created, 201, 'create collection');
+  return created.body.portalItemId;
+}
+
+const stacItemBody = {
+  type: 'Feature',
+  geometry: null,
+  properties: { title: 'Matrix STAC item', datetime: '2024-01-01T00:00:00Z' },
+  assets: { data: { href: 'https://example.org/matrix.tif' } },
+};
+const stacCollectionBody = { type: 'Collection', description: 'Made by the authorization matrix' };
+
 async function freshItem(fixture: Fixture): Promise<string> {
   const created = await ownerCall<{ portalItemId: string }>(fixture, 'POST', '/api/v1/portal/items/create', {
     title: 'Matrix item',
@@ -182,8 +208,81 @@ function aggregateFound(response: JsonResponse): number {
   return total?.value === 1 ? 200 : 404;
 }
 
-/** The STAC API: the fixture's org-visible objects are read like every other read (docs/stac.md). */
+/**
+ * The STAC API: the fixture's org-visible objects are read like every other read (docs/stac.md); its
+ * transactions change them with the portal's rights, anonymous callers answered 401 first.
+ */
 const stacRows: readonly Row[] = [
+  {
+    method: 'POST',
+    template: '/api/v1/stac/collections',
+    rule: 'createRoot',
+    success: 201,
+    request: () => ({ path: '/api/v1/stac/collections', body: stacCollectionBody }),
+  },
+  {
+    method: 'PUT',
+    template: '/api/v1/stac/collections/{collectionId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({
+      path: `/api/v1/stac/collections/${await freshCollection(f)}`,
+      body: stacCollectionBody,
+    }),
+  },
+  {
+    method: 'PATCH',
+    template: '/api/v1/stac/collections/{collectionId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({
+      path: `/api/v1/stac/collections/${await freshCollection(f)}`,
+      body: { description: 'Patched by the matrix' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    template: '/api/v1/stac/collections/{collectionId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({ path: `/api/v1/stac/collections/${await freshCollection(f)}` }),
+  },
+  {
+    method: 'POST',
+    template: '/api/v1/stac/collections/{collectionId}/items',
+    rule: 'stacWrite',
+    success: 201,
+    request: (f) => ({ path: `/api/v1/stac/collections/${f.collection}/items`, body: stacItemBody }),
+  },
+  {
+    method: 'PUT',
+    template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({
+      path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
+      body: stacItemBody,
+    }),
+  },
+  {
+    method: 'PATCH',
+    template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({
+      path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
+      body: { properties: { 'eo:cloud_cover': 1 } },
+    }),
+  },
+  {
+    method: 'DELETE',
+    template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    rule: 'stacWrite',
+    success: 200,
+    request: async (f) => ({
+      path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
+    }),
+  },
   {
     method: 'GET',
     template: '/api/v1/stac',

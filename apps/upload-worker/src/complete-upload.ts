@@ -1,4 +1,4 @@
-import type { FollowUp, LiveItem } from '@portal/domain';
+import type { FollowUp, LiveUploadItem } from '@portal/domain';
 import { isConnectionError, type Logger } from '@portal/platform';
 import { ObjectStoreUnavailableError, type CompleteUploadJobData, type ObjectStore } from '@portal/uploads';
 import { decideOnItem, decideUnlessEnded, type DecisionDependencies } from './item-decision.js';
@@ -137,11 +137,11 @@ async function abortDeletedItemUpload(
   return { outcome: 'aborted' };
 }
 
-function isCompleting(state: LoadedItem['state'], uploadId: string): state is LiveItem {
+function isCompleting(state: LoadedItem['state'], uploadId: string): state is LiveUploadItem {
   return (
     state.status === 'live' &&
     state.kind === 'item' &&
-    state.upload.uploadId === uploadId &&
+    state.upload?.uploadId === uploadId &&
     state.uploadStatus === 'processing'
   );
 }
@@ -150,7 +150,7 @@ function describeState({ state, itemId }: LoadedItem): string {
   if (state.status === 'absent') return `item ${itemId} does not exist`;
   if (state.status === 'deleted') return `${state.kind} ${itemId} was deleted`;
   if (state.kind !== 'item') return `${state.kind} ${itemId} is not an item`;
-  return `item ${itemId} is ${state.uploadStatus} (upload ${state.upload.uploadId})`;
+  return `item ${itemId} is ${state.uploadStatus} (upload ${state.upload?.uploadId ?? 'none: assets by href'})`;
 }
 
 /** The completion request this job serves: its id is the causation, its correlation id is inherited. */

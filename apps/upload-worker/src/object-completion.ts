@@ -1,4 +1,4 @@
-import type { ItemAsset, LiveItem } from '@portal/domain';
+import type { ItemAsset, LiveUploadItem as LiveItem } from '@portal/domain';
 import {
   ObjectStoreRejectedError,
   ObjectStoreUnavailableError,

@@ -1,4 +1,4 @@
-import type { EventStore, PortalObjectState } from '@portal/domain';
+import { uploadOf, type EventStore, type PortalObjectState } from '@portal/domain';
 import { isPending, type UploadQueue } from '@portal/uploads';
 import { loadItem } from './item-stream.js';
 
@@ -10,6 +10,7 @@ export function awaitsCompletion(state: PortalObjectState, uploadId?: string): b
   return (
     state.status === 'live' &&
     state.kind === 'item' &&
+    state.upload !== null &&
     (uploadId === undefined || state.upload.uploadId === uploadId) &&
     state.uploadStatus === 'processing'
   );
@@ -39,7 +40,7 @@ export async function requeueCompletion(
   if (state.status === 'absent') return { kind: 'not-found' };
   if (!awaitsCompletion(state)) return { kind: 'not-awaiting', status: statusOf(state) };
   if (state.status !== 'live' || state.kind !== 'item') return { kind: 'not-found' };
-  const { uploadId } = state.upload;
+  const { uploadId } = uploadOf(state);
   const jobState = await deps.queue.completionState(uploadId);
   if (isPending(jobState)) return { kind: 'pending', uploadId, state: jobState };
   await deps.queue.enqueueCompletion({ itemId, uploadId, requestId: null });

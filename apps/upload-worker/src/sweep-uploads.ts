@@ -124,7 +124,7 @@ async function abortUnderTombstone(
   const { state } = loaded;
   if (state.status === 'deleted') {
     if (state.openUploadId !== uploadId) return 'skipped';
-  } else if (state.status === 'live' && state.kind === 'item' && state.upload.uploadId === uploadId) {
+  } else if (state.status === 'live' && state.kind === 'item' && state.upload?.uploadId === uploadId) {
     // Buried by a recursive delete above: the item's own stream is live, but nobody can reach it any more.
     // Clients get 404 for such items; the sweep's abort is the system's cleanup, which the decider allows.
     if (!(await hasDeletedAncestor(deps.eventStore, state.parentId))) return 'skipped';

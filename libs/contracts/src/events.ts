@@ -21,7 +21,7 @@ export const changeEventSchema = z
     kind: z.enum(objectKinds),
     type: z.string().meta({
       description:
-        'The event type: `CatalogCreated`, `CollectionCreated`, `ItemUploadStarted`, `PortalObjectUpdated`, `PortalObjectMoved`, `PortalObjectDeleted`, `VisibilityChanged`, `ObjectShared`, `ObjectUnshared`, the upload events, …',
+        'The event type: `CatalogCreated`, `CollectionCreated`, `ItemUploadStarted`, `ItemRegistered`, `PortalObjectUpdated`, `PortalObjectMoved`, `PortalObjectDeleted`, `VisibilityChanged`, `ObjectShared`, `ObjectUnshared`, the upload events, …',
     }),
     revision: revisionSchema,
     position: eventPositionSchema,

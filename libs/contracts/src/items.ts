@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createVisibilitySchema } from './access.js';
-import { idSchema } from './common.js';
+import { createdObjectSchema, idSchema } from './common.js';
+import { hrefAssetsSchema } from './href-assets.js';
 import { linksSchema } from './link.js';
 import { boundedArray, boundedText, expected, strictObject } from './messages.js';
 import { checkItemMetadata, itemMetadataShape } from './item-metadata.js';
@@ -57,12 +58,34 @@ export const createItemBodySchema = strictObject(
       .exactOptional()
       .meta({ description: "Media type of the file (RFC 9110), stored as the object's Content-Type." }),
     ...itemMetadataShape,
+    assets: hrefAssetsSchema.exactOptional().meta({
+      description:
+        'Assets registered by href, by key. Given (even `{}`), the item has no upload: it is `ready` at once and the answer is `{portalItemId}`, not an upload descriptor.',
+    }),
     visibility: createVisibilitySchema,
   },
   'a JSON object (the request body)',
   // Last: zod 4 refuses to extend a refined object. The cross-field rules of the datetimes.
-).superRefine(checkItemMetadata);
+)
+  .superRefine(checkItemMetadata)
+  .superRefine(checkNoUploadWithAssets);
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;
+
+const uploadFields = ['size', 'partSize', 'fileName', 'contentType'] as const;
+
+/** An item registered by href has no upload: the fields describing one do not apply to it. */
+function checkNoUploadWithAssets(body: Partial<Record<string, unknown>>, ctx: z.RefinementCtx): void {
+  if (body['assets'] === undefined) return;
+  for (const field of uploadFields) {
+    if (body[field] === undefined) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message:
+        'does not apply to an item created with assets by href (it has no upload); leave out assets to upload a file',
+    });
+  }
+}
 
 export const partUrlSchema = z.object({
   partNumber: z.int().min(1).max(MAX_PART_NUMBER),
@@ -80,6 +103,9 @@ export const uploadDescriptorSchema = z.object({
   partUrls: z.array(partUrlSchema),
 });
 export type UploadDescriptor = z.infer<typeof uploadDescriptorSchema>;
+
+/** The answer to an item create: the upload descriptor, or the created object for an item registered by href. */
+export const createItemAnswerSchema = z.union([uploadDescriptorSchema, createdObjectSchema]);
 
 /** Part numbers given in a request must not repeat. */
 function distinctPartNumbers(numbers: readonly number[]): boolean {

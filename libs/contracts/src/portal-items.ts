@@ -9,6 +9,7 @@ import {
   type Page,
 } from './common.js';
 import { bboxSchema, collectionExtentRecordSchema, collectionExtentSchema } from './extent.js';
+import { hrefAssetsPatchSchema } from './href-assets.js';
 import { licenseSchema, keywordsSchema } from './collections.js';
 import { linksSchema, portalItemLinkSchema } from './link.js';
 import { expected, strictObject, uuid } from './messages.js';
@@ -35,8 +36,17 @@ export type PortalItemSummary = z.infer<typeof portalItemSummarySchema>;
 
 export const assetSchema = z.looseObject({
   id: idSchema,
-  key: z.string().meta({ description: 'Object key in the bucket.' }),
-  href: z.string().meta({ description: 'Download URL (redirects to a short-lived presigned URL).' }),
+  key: z.string().meta({
+    description: 'Object key in the bucket (uploaded file), or the asset key (registered by href).',
+  }),
+  href: z.string().meta({
+    description:
+      'Uploaded file: download URL (redirects to a short-lived presigned URL). Registered by href: the href as given.',
+  }),
+  source: z.enum(['upload', 'href']).exactOptional().meta({
+    description:
+      '`upload`: a file uploaded through the portal; `href`: registered by href, with its STAC `asset` object as sent.',
+  }),
 });
 export type Asset = z.infer<typeof assetSchema>;
 
@@ -82,7 +92,7 @@ export const portalItemListQuerySchema = listQuerySchema.extend({
 });
 export type PortalItemListQuery = z.infer<typeof portalItemListQuerySchema>;
 
-const updatableFields = ['title', 'description', 'links', 'license', 'keywords', 'extent'] as const;
+const updatableFields = ['title', 'description', 'links', 'license', 'keywords', 'extent', 'assets'] as const;
 
 /** `PATCH /api/v1/portal/items/{id}`: which fields apply depends on the kind (the domain decides). */
 export const updatePortalItemBodySchema = strictObject(
@@ -96,6 +106,7 @@ export const updatePortalItemBodySchema = strictObject(
       .nullable()
       .exactOptional()
       .meta({ description: 'null returns a collection to the extent computed from its items.' }),
+    assets: hrefAssetsPatchSchema.exactOptional(),
   },
   'a JSON object (the request body)',
 )

@@ -40,7 +40,7 @@ describe('update body', () => {
 
   it('needs at least one field', () => {
     expect(rejectionOf(updatePortalItemBodySchema, {}).message).toBe(
-      'request body must change at least one of: title, description, links, license, keywords, extent',
+      'request body must change at least one of: title, description, links, license, keywords, extent, assets',
     );
   });
 

@@ -24,6 +24,7 @@ export const webhookEventTypes = [
   'ObjectShared',
   'ObjectUnshared',
   'ItemUploadStarted',
+  'ItemRegistered',
   'UploadCompletionRequested',
   'AssetAttached',
   'UploadCompleted',

@@ -162,6 +162,10 @@ export const uploadsShowCommand = defineCommand({
       return { json, text: `item ${itemId} is deleted` };
     }
     const { upload } = state;
+    if (upload === null) {
+      const json = { itemId, status: state.uploadStatus, upload: null, readModel: null, job: null };
+      return { json, text: `item ${itemId} has no upload: its assets are registered by href` };
+    }
     const row = await resources.pool.query<{
       status: string;
       status_message: string | null;

@@ -14,6 +14,7 @@ import { createEntryOf, type CreateFrame, type MadeObject } from '../commands/cr
 import { idempotencyRequestHash } from '../http/idempotency.js';
 import { failedCommand } from '../service/run-batch.js';
 import type { KeyVerdict, LineKeys } from './line-idempotency.js';
+import { updateCommandOf } from '../portal-items/update-command.js';
 
 /** A line that parsed as a command. */
 export interface ParsedLine {
@@ -176,7 +177,6 @@ async function runUpdates(
   const requests: { index: number; request: ChangeRequest }[] = [];
   for (const { index, command } of lines) {
     if (command.type !== 'update') continue;
-    const changes = command.body;
     requests.push({
       index,
       request: {
@@ -185,10 +185,8 @@ async function runUpdates(
         action: 'edit',
         metadata: frame.metadata,
         ...(command.ifMatch === undefined ? {} : { expectedRevision: revisionOfIfMatch(command.ifMatch) }),
-        command: ({ object, placement }) => ({
-          type: 'UpdatePortalObject',
-          data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
-        }),
+        command: ({ object, placement }) =>
+          updateCommandOf(object.id, command.body, placement.ancestorDeleted, deps.newId),
       },
     });
   }

@@ -8,15 +8,19 @@ import { newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
-/** Decides and appends a new collection; the single create's. */
+/**
+ * Decides and appends a new collection; the single create's, and a STAC client's under the UUID it
+ * chose (`chosenId`; one that exists or existed answers 409).
+ */
 export async function runCreateCollection(
   deps: ApiDependencies,
   req: Request,
   caller: Caller,
   body: CreateCollectionBody,
+  chosenId: string | null = null,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
   return createObject(deps, req, caller, 'collection', body.parentId ?? null, async ({ parent, append }) => {
-    const id = deps.newId();
+    const id = chosenId ?? deps.newId();
     const outcome = await append(id, collectionCommand(id, body, parent, caller));
     return { id, outcome };
   });

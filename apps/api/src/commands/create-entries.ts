@@ -5,7 +5,7 @@ import type { Logger } from '@portal/platform';
 import type { ApiDependencies } from '../dependencies.js';
 import { catalogCommand } from '../catalogs/create-catalog.js';
 import { collectionCommand } from '../collections/create-collection.js';
-import { itemCommand } from '../items/create-item.js';
+import { itemCommand, registerCommand } from '../items/create-item.js';
 import { pendingUploadPlan } from '../items/upload-plan.js';
 import { HttpProblem } from '../http/problem.js';
 
@@ -93,6 +93,10 @@ function itemEntry(
     metadata,
     make: async (parent) => {
       const id = deps.newId();
+      // Registered by href: no upload to open, nothing to undo.
+      if (body.assets !== undefined) {
+        return { made: { id }, command: registerCommand(id, body, parent, caller, deps.newId) };
+      }
       const pending = pendingUploadPlan(deps.config, id, body, now);
       const initial = portalObjectDecider.initialState;
       portalObjectDecider.decide(

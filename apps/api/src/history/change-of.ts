@@ -45,6 +45,7 @@ export function changeOf(event: PortalObjectEvent): Change {
     case 'CatalogCreated':
     case 'CollectionCreated':
     case 'ItemUploadStarted':
+    case 'ItemRegistered':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
     case 'UploadCompleted':

@@ -8,7 +8,7 @@ import {
 } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import type { Principals } from '../browser/visibility.js';
-import { linkedObjectId, summary } from '../portal-items/portal-item-record.js';
+import { hrefAssetRecord, linkedObjectId, summary } from '../portal-items/portal-item-record.js';
 import { findVisibleObjects } from '../read-model/portal-object-rows.js';
 import type { PastObject } from './as-of.js';
 
@@ -94,7 +94,7 @@ function assetsOf(past: PastObject, baseUrl: string) {
   if (past.state.kind !== 'item') return [];
   const times = attachedAt(past.events);
   const itemId = past.state.id;
-  return past.state.assets.map((asset) => ({
+  const uploaded = past.state.assets.map((asset) => ({
     id: asset.id,
     key: asset.key,
     href: `${baseUrl}/api/v1/portal/items/${itemId}/assets/${asset.id}`,
@@ -103,7 +103,9 @@ function assetsOf(past: PastObject, baseUrl: string) {
     type: asset.contentType,
     fileName: asset.fileName,
     createdAt: times.get(asset.id) ?? past.events[0].metadata.occurredAt,
+    source: 'upload' as const,
   }));
+  return [...uploaded, ...past.state.hrefAssets.map(hrefAssetRecord)];
 }
 
 /**

@@ -1,11 +1,17 @@
 import type { Request, RequestHandler } from 'express';
-import { createItemBodySchema, type CreateItemBody, type UploadDescriptor } from '@portal/contracts';
+import {
+  createItemBodySchema,
+  type CreateItemBody,
+  type CreatedObject,
+  type UploadDescriptor,
+} from '@portal/contracts';
 import {
   DomainError,
   portalObjectDecider,
   type Caller,
   type CreateItem as CreateItemCommand,
   type ItemMetadata,
+  type RegisterItem,
   type UploadPlan,
 } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
@@ -18,7 +24,7 @@ import { parseInput } from '../http/validate.js';
 import { pendingUploadPlan } from './upload-plan.js';
 import { uploadDescriptorOf } from './upload-descriptor.js';
 
-function metadataOf(body: CreateItemBody): ItemMetadata {
+export function itemMetadataOf(body: CreateItemBody): ItemMetadata {
   return {
     geometry: body.geometry ?? null,
     bbox: body.bbox ?? null,
@@ -30,25 +36,35 @@ function metadataOf(body: CreateItemBody): ItemMetadata {
   };
 }
 
-/** A new item with its multipart upload; the single create's. */
+function requireParentId(body: CreateItemBody): string {
+  if (body.parentId !== undefined) return body.parentId;
+  throw new HttpProblem(
+    400,
+    'parentId: is required: an item lives in a collection or a catalog',
+    'VALIDATION_FAILED',
+  );
+}
+
+/**
+ * A new item: with its multipart upload (the answer is the upload descriptor), or, when the body gives
+ * `assets`, registered by href (no upload, `ready` at once; the answer is the created object).
+ */
 export async function runCreateItem(
   deps: ApiDependencies,
   req: Request,
   caller: Caller,
   body: CreateItemBody,
-): Promise<{ id: string; outcome: CommandOutcome; descriptor: UploadDescriptor }> {
-  if (body.parentId === undefined) {
-    throw new HttpProblem(
-      400,
-      'parentId: is required: an item lives in a collection or a catalog',
-      'VALIDATION_FAILED',
-    );
+): Promise<{ id: string; outcome: CommandOutcome; answer: UploadDescriptor | CreatedObject }> {
+  const parentId = requireParentId(body);
+  if (body.assets !== undefined) {
+    const { id, outcome } = await runRegisterItem(deps, req, caller, body, null);
+    return { id, outcome, answer: { portalItemId: id } };
   }
   const now = deps.now();
-  const { id, outcome, upload } = await createObject(deps, req, caller, 'item', body.parentId, (place) =>
+  const { id, outcome, upload } = await createObject(deps, req, caller, 'item', parentId, (place) =>
     appendNewItem(deps, req, caller, body, place, now),
   );
-  return { id, outcome, descriptor: await uploadDescriptorOf(deps, id, upload, now) };
+  return { id, outcome, answer: await uploadDescriptorOf(deps, id, upload, now) };
 }
 
 /**
@@ -104,8 +120,49 @@ export function itemCommand(
       title: body.title,
       description: body.description ?? null,
       links: body.links,
-      metadata: metadataOf(body),
+      metadata: itemMetadataOf(body),
       upload,
+      parent: parent?.lookup ?? null,
+      access: newObjectAccess(caller, body.visibility),
+    },
+  };
+}
+
+/**
+ * A new item registered by href, under the id the client chose (a STAC item's UUID; an id that exists
+ * or existed answers 409) or a fresh one.
+ */
+export function runRegisterItem(
+  deps: ApiDependencies,
+  req: Request,
+  caller: Caller,
+  body: CreateItemBody,
+  chosenId: string | null,
+): Promise<{ id: string; outcome: CommandOutcome }> {
+  return createObject(deps, req, caller, 'item', requireParentId(body), async ({ parent, append }) => {
+    const id = chosenId ?? deps.newId();
+    const outcome = await append(id, registerCommand(id, body, parent, caller, deps.newId));
+    return { id, outcome };
+  });
+}
+
+/** The domain command of an item registered by href; each asset gets a fresh id. */
+export function registerCommand(
+  id: string,
+  body: CreateItemBody,
+  parent: FoundParent | null,
+  caller: Caller,
+  newId: () => string,
+): RegisterItem {
+  return {
+    type: 'RegisterItem',
+    data: {
+      id,
+      title: body.title,
+      description: body.description ?? null,
+      links: body.links,
+      metadata: itemMetadataOf(body),
+      assets: Object.entries(body.assets ?? {}).map(([key, asset]) => ({ id: newId(), key, asset })),
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),
     },
@@ -116,8 +173,8 @@ export function createItem(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const body = parseInput(createItemBodySchema, req.body, 'item');
     const caller = await commandCaller(deps, req);
-    const { id, outcome, descriptor } = await runCreateItem(deps, req, caller, body);
+    const { id, outcome, answer } = await runCreateItem(deps, req, caller, body);
     res.setHeader('Location', `/api/v1/portal/items/${id}`);
-    await respondToCommand(deps, req, res, outcome, { status: 201, body: descriptor });
+    await respondToCommand(deps, req, res, outcome, { status: 201, body: answer });
   };
 }

@@ -17,6 +17,7 @@ import {
   type Decider,
   type ItemCommand,
   type LiveItem,
+  uploadOf,
   type PortalObjectCommand,
   type PortalObjectEvent,
   type PortalObjectState,
@@ -107,7 +108,7 @@ export function completeUpload(deps: ApiDependencies): RequestHandler {
       type: 'RequestUploadCompletion',
       data: { id: object.id, parts: body.parts ?? null, ancestorDeleted, now: deps.now().toISOString() },
     }));
-    const { uploadId } = item.upload;
+    const { uploadId } = uploadOf(item);
     try {
       await deps.uploadQueue.enqueueCompletion({
         itemId: id,
@@ -136,17 +137,16 @@ export function abortUpload(deps: ApiDependencies): RequestHandler {
       type: 'AbortUpload',
       data: { id: object.id, ancestorDeleted },
     }));
-    await deps.objectStore
-      .abortMultipartUpload(item.upload.key, item.upload.uploadId)
-      .catch((error: unknown) => {
-        req.log.warn(
-          { err: error, itemId: id },
-          'upload aborted but its parts not discarded; the lifecycle rule will',
-        );
-      });
+    const upload = uploadOf(item);
+    await deps.objectStore.abortMultipartUpload(upload.key, upload.uploadId).catch((error: unknown) => {
+      req.log.warn(
+        { err: error, itemId: id },
+        'upload aborted but its parts not discarded; the lifecycle rule will',
+      );
+    });
     await respondToCommand(deps, req, res, outcome, {
       status: 200,
-      body: { portalItemId: id, uploadId: item.upload.uploadId, status: 'aborted' },
+      body: { portalItemId: id, uploadId: upload.uploadId, status: 'aborted' },
     });
   };
 }

@@ -14,6 +14,7 @@ import { metadataOf } from '../commands/metadata.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
+import { updateCommandOf } from './update-command.js';
 
 const changedObject = (id: string) => ({ status: 200, body: { portalItemId: id } });
 
@@ -21,10 +22,8 @@ export function updatePortalItem(deps: ApiDependencies): RequestHandler {
   return changeHandler(deps, {
     parse: (req) => parseInput(updatePortalItemBodySchema, req.body, 'update'),
     action: 'edit',
-    command: (changes, { object, placement }) => ({
-      type: 'UpdatePortalObject',
-      data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
-    }),
+    command: (body, { object, placement }) =>
+      updateCommandOf(object.id, body, placement.ancestorDeleted, deps.newId),
     answer: (_changes, object) => changedObject(object.id),
   });
 }

@@ -1,4 +1,4 @@
-import type { Link } from '@portal/domain';
+import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import type { Principals } from '../browser/visibility.js';
 import { extentOf } from '../collections/collection-record.js';
@@ -46,7 +46,13 @@ function assetRecord(asset: AssetRow, baseUrl: string) {
     type: asset.content_type,
     fileName: asset.file_name,
     createdAt: asset.created_at.toISOString(),
+    source: 'upload' as const,
   };
+}
+
+/** An asset registered by href: where it lives, and its STAC asset object as the client sent it. */
+export function hrefAssetRecord({ id, key, asset }: HrefAsset) {
+  return { id, key, href: asset.href, source: 'href' as const, asset };
 }
 
 /** The fields only one kind has. */
@@ -103,7 +109,10 @@ export async function portalItemRecords(
       const target = linked.get(id);
       return target ? [summary(target)] : [];
     }),
-    assets: (assets.get(row.id) ?? []).map((asset) => assetRecord(asset, baseUrl)),
+    assets: [
+      ...(assets.get(row.id) ?? []).map((asset) => assetRecord(asset, baseUrl)),
+      ...row.href_assets.map(hrefAssetRecord),
+    ],
     ...kindFields(row),
     revision: Number(row.version),
   }));

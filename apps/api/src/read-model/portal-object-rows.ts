@@ -1,4 +1,4 @@
-import type { Link, PortalKind } from '@portal/domain';
+import type { HrefAsset, Link, PortalKind } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '../browser/query-params.js';
 import { visibleChildCount, visibleObject, type Principals } from '../browser/visibility.js';
@@ -27,6 +27,8 @@ export interface PortalObjectRow {
   readonly start_datetime: Date | null;
   readonly end_datetime: Date | null;
   readonly properties: Record<string, unknown> | null;
+  /** An item's assets registered by href (`[]` for other kinds). */
+  readonly href_assets: HrefAsset[];
   /** A container's extent computed from the ready items directly below it. */
   readonly items_bbox: [number, number, number, number] | null;
   readonly items_start: Date | null;
@@ -59,6 +61,7 @@ const rowColumns = [
   'start_datetime',
   'end_datetime',
   'properties',
+  'href_assets',
   'items_bbox',
   'items_start',
   'items_end',

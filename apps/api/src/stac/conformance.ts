@@ -64,4 +64,11 @@ export const conformsTo: readonly string[] = [
   cql2('array-functions'),
   cql2('property-property'),
   cql2('arithmetic'),
+  // The transaction extensions for Items and Collections over the portal's commands (docs/stac.md,
+  // "Transactions"); test/stac-transactions.e2e.test.ts. Their ids must be UUIDs. The Item class as the
+  // extension's release candidate and as clients and servers spell it.
+  'https://api.stacspec.org/v1.0.0-rc.2/ogcapi-features/extensions/transaction',
+  'https://api.stacspec.org/v1.0.0/ogcapi-features/extensions/transaction',
+  'http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/simpletx',
+  'https://api.stacspec.org/v1.0.0/collections/extensions/transaction',
 ];

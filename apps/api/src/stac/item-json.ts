@@ -8,12 +8,14 @@ import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links
 export const FILE_EXTENSION = 'https://stac-extensions.github.io/file/v2.1.0/schema.json';
 
 /**
- * An item's uploaded files as STAC assets, keyed by file name (`data` when the upload gave none; a
- * repeated key gets `-2`, `-3`…). The href is the portal's download, which answers a redirect to the
- * object store for a caller who may read the item.
+ * An item's assets: those registered by href first, under their keys and exactly as sent; then its
+ * uploaded files, keyed by file name (`data` when the upload gave none; a key already taken gets `-2`,
+ * `-3`…). An uploaded file's href is the portal's download, which answers a redirect to the object store
+ * for a caller who may read the item.
  */
-function assetsOf(assets: readonly AssetRow[], baseUrl: string): StacItem['assets'] {
+function assetsOf(row: ItemRow, assets: readonly AssetRow[], baseUrl: string): StacItem['assets'] {
   const result: StacItem['assets'] = {};
+  for (const { key, asset } of row.href_assets) result[key] = asset;
   for (const asset of assets) {
     const base = asset.file_name ?? 'data';
     let key = base;
@@ -95,7 +97,7 @@ export function stacItem(
         : [{ rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE }]),
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
-    assets: assetsOf(assets, baseUrl),
+    assets: assetsOf(row, assets, baseUrl),
     ...(collectionId !== null && { collection: collectionId }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Link } from '@portal/domain';
+import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '../browser/query-params.js';
@@ -31,7 +31,10 @@ export interface ItemRow {
   readonly start_datetime: Date | null;
   readonly end_datetime: Date | null;
   readonly properties: Record<string, unknown> | null;
+  readonly href_assets: HrefAsset[];
   readonly links: Link[];
+  /** The item stream's revision (bigint as text): its `ETag`, for `If-Match` on the transactions. */
+  readonly version: string;
   readonly tags: string[];
   readonly created_at: Date;
   readonly updated_at: Date;
@@ -58,7 +61,8 @@ const itemColumns = `o.id, o.title, o.description, o.parent_id, p.kind AS parent
        o.bbox, CASE WHEN o.footprint IS NOT NULL
                     THEN ARRAY[ST_XMin(o.footprint), ST_YMin(o.footprint), ST_XMax(o.footprint), ST_YMax(o.footprint)]
                END AS footprint_bbox,
-       o.datetime, o.start_datetime, o.end_datetime, o.properties, o.links, o.tags, o.created_at, o.updated_at`;
+       o.datetime, o.start_datetime, o.end_datetime, o.properties, o.href_assets, o.links, o.tags, o.created_at,
+       o.updated_at, o.version`;
 
 /** One item the caller may read, by id; `null` when missing, deleted, hidden or not an item. */
 export async function findVisibleItem(

@@ -11,6 +11,7 @@ import { requireFound } from '@portal/commands';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
+import { etagOf } from '../http/consistency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findAssetsOf } from '../read-model/asset-rows.js';
@@ -33,6 +34,14 @@ import { conditionsFromQuery } from './search-conditions.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
+import { addItems, deleteItem } from './transactions/item-transactions.js';
+import { patchItem, replaceItem } from './transactions/item-replace.js';
+import {
+  addCollection,
+  deleteCollection,
+  patchCollection,
+  replaceCollection,
+} from './transactions/collection-transactions.js';
 
 /** A path parameter as the route declared it (express types a wildcard's value as an array). */
 function pathParam(req: Request, name: string): string {
@@ -118,6 +127,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
         numberReturned: page.rows.length,
       });
     },
+    post: addCollection(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId`, {
     get: async (req, res) => {
@@ -125,6 +135,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       res.json(stacCollection(row, urls, baseUrl));
     },
+    put: replaceCollection(deps),
+    patch: patchCollection(deps),
+    delete: deleteCollection(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items`, {
     get: async (req, res) => {
@@ -146,6 +159,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
           ]),
         );
     },
+    post: addItems(deps),
   });
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
     get: async (req, res) => {
@@ -156,8 +170,13 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const inCollection = row !== null && row.parent_id === collection.id ? row : null;
       const item = requireFound(inCollection, `item ${itemId} in collection ${collection.id}`);
       const assets = await findAssetsOf(deps.pool, [item.id]);
+      // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
+      res.setHeader('ETag', etagOf(BigInt(item.version)));
       res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
     },
+    put: replaceItem(deps),
+    patch: patchItem(deps),
+    delete: deleteItem(deps),
   });
   route(router, `${STAC_PATH}/items/:itemId`, {
     get: async (req, res) => {

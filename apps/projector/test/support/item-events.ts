@@ -3,7 +3,9 @@ import {
   noItemMetadata,
   type AssetAttached,
   type ItemAsset,
+  type HrefAsset,
   type ItemMetadata,
+  type ItemRegistered,
   type ItemUploadStarted,
   type UploadAborted,
   type UploadCompleted,
@@ -45,6 +47,29 @@ export function itemUploadStarted(
         expiresAt: '2025-01-08T00:00:00.000Z',
         ...data.upload,
       },
+    },
+  };
+}
+
+/** An item registered with assets by href (none unless given) and no metadata unless given. */
+export function itemRegistered(
+  data: Partial<Omit<ItemRegistered['data'], 'metadata'>> & {
+    title: string;
+    parentId: string;
+    metadata?: Partial<ItemMetadata>;
+    assets?: readonly HrefAsset[];
+  },
+): ItemRegistered {
+  return {
+    type: 'ItemRegistered',
+    data: {
+      description: null,
+      links: [],
+      assets: [],
+      ...noAccess,
+      ...data,
+      id: data.id ?? randomUUID(),
+      metadata: { ...noItemMetadata, ...data.metadata },
     },
   };
 }

@@ -6,6 +6,7 @@ const MAY_ARRIVE: ReadonlySet<string> = new Set([
   'CatalogCreated',
   'CollectionCreated',
   'ItemUploadStarted',
+  'ItemRegistered',
   'PortalObjectMoved',
   'VisibilityChanged',
   'ObjectShared',

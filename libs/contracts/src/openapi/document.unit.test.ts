@@ -181,7 +181,7 @@ describe('OpenAPI document', () => {
   it.each([
     ['/api/v1/portal/catalogs/create', 'CreateCatalogRequest', 'CreatedObject'],
     ['/api/v1/portal/collections/create', 'CreateCollectionRequest', 'CreatedObject'],
-    ['/api/v1/portal/items/create', 'CreateItemRequest', 'UploadDescriptor'],
+    ['/api/v1/portal/items/create', 'CreateItemRequest', 'CreateItemResponse'],
   ])(
     'POST %s: %s → 201/202 %s with position, idempotency and async preference',
     (path, request, response) => {

@@ -14,7 +14,7 @@ import {
 } from '../catalogs.js';
 import { collectionRecordSchema, createCollectionBodySchema } from '../collections.js';
 import { createdObjectSchema, deletedObjectsSchema } from '../common.js';
-import { createItemBodySchema, uploadDescriptorSchema } from '../items.js';
+import { createItemAnswerSchema, createItemBodySchema } from '../items.js';
 import {
   deletePortalItemQuerySchema,
   movePortalItemBodySchema,
@@ -68,15 +68,15 @@ export const portalRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/v1/portal/items/create',
     operationId: 'createItem',
-    summary: 'Create an item and start its upload',
-    description: `An item's parent is a collection or a catalog. The item starts as \`uploading\`; the descriptor offers one presigned URL per part (with \`size\`, the first 1,000 parts — every part up to 62.5 GiB in default parts; without, part 1; \`POST .../upload/urls\` gives more). PUT each part's bytes to its URL, keep each answer's \`ETag\`, then \`POST .../upload/complete\`. Parts are \`partSize\` bytes (the last may be smaller; at least 5 MiB otherwise). A \`size\` that would need more than 10,000 parts, or no \`parentId\`, answers 400. Object storage down answers 503 and records nothing. ${createNote}`,
+    summary: 'Create an item and start its upload, or register its assets by href',
+    description: `An item's parent is a collection or a catalog. With \`assets\` (assets registered by href, even \`{}\`), the item has no upload: it is \`ready\` at once and the answer is \`{portalItemId}\`; \`size\`, \`partSize\`, \`fileName\` and \`contentType\` then answer 400. Otherwise the item starts as \`uploading\`; the descriptor offers one presigned URL per part (with \`size\`, the first 1,000 parts — every part up to 62.5 GiB in default parts; without, part 1; \`POST .../upload/urls\` gives more). PUT each part's bytes to its URL, keep each answer's \`ETag\`, then \`POST .../upload/complete\`. Parts are \`partSize\` bytes (the last may be smaller; at least 5 MiB otherwise). A \`size\` that would need more than 10,000 parts, or no \`parentId\`, answers 400. Object storage down answers 503 and records nothing. ${createNote}`,
     tag: 'items',
     headers: ['IdempotencyKey', 'Prefer'],
     body: createItemBodySchema,
     responses: commandResponses(
       201,
-      'The item was created; upload the file in parts.',
-      uploadDescriptorSchema,
+      'The item was created: upload the file in parts (the upload descriptor), or, with `assets`, it is ready (the created object).',
+      createItemAnswerSchema,
     ),
     errors: [...createErrors, 502],
   },
@@ -174,7 +174,7 @@ export const portalRoutes: readonly Route[] = [
     path: '/api/v1/portal/items/{id}',
     operationId: 'updatePortalItem',
     summary: 'Change a portal object',
-    description: `Title, description, links, and the fields of the kind (license, keywords, extent for collections). Needs edit rights. ${accessNote}`,
+    description: `Title, description, links, and the fields of the kind (license, keywords, extent for collections; \`assets\` for items: a merge patch of the assets registered by href, an object adding or replacing a key, \`null\` removing it). Needs edit rights. ${accessNote}`,
     tag: 'items',
     pathParameters: ['PortalObjectId'],
     headers: ['IfMatch', 'Prefer'],

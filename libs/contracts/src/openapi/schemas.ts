@@ -47,6 +47,7 @@ import {
   partUrlSchema,
   receivedPartSchema,
   uploadDescriptorSchema,
+  createItemAnswerSchema,
   uploadStatusSchema,
   uploadUrlsBodySchema,
   uploadUrlsSchema,
@@ -136,6 +137,14 @@ import {
   stacAggregationsSchema,
   stacCollectionAggregateBodySchema,
 } from '../stac-aggregation.js';
+import {
+  stacCollectionInputSchema,
+  stacCollectionPatchSchema,
+  stacItemInputSchema,
+  stacItemPatchSchema,
+  stacItemsAnswerSchema,
+  stacItemsInputSchema,
+} from '../stac-transactions.js';
 import type { JsonObject } from './route.js';
 
 /** Request bodies, converted with `io: 'input'` (what a client may send, before defaults). */
@@ -147,6 +156,11 @@ export const requestSchemas: Record<string, z.ZodType> = {
   CreateCatalogRequest: createCatalogBodySchema,
   CreateCollectionRequest: createCollectionBodySchema,
   CreateItemRequest: createItemBodySchema,
+  StacItemsRequest: stacItemsInputSchema,
+  StacItemRequest: stacItemInputSchema,
+  StacItemPatchRequest: stacItemPatchSchema,
+  StacCollectionRequest: stacCollectionInputSchema,
+  StacCollectionPatchRequest: stacCollectionPatchSchema,
   CompleteUploadRequest: completeUploadBodySchema,
   UploadUrlsRequest: uploadUrlsBodySchema,
   UpdatePortalItemRequest: updatePortalItemBodySchema,
@@ -188,6 +202,8 @@ export const responseSchemas: Record<string, z.ZodType> = {
   PageLink: pageLinkSchema,
   PartUrl: partUrlSchema,
   UploadDescriptor: uploadDescriptorSchema,
+  CreateItemResponse: createItemAnswerSchema,
+  StacItemsAdded: stacItemsAnswerSchema,
   UploadUrls: uploadUrlsSchema,
   ReceivedPart: receivedPartSchema,
   UploadStatus: uploadStatusSchema,

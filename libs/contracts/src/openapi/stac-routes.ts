@@ -24,9 +24,23 @@ import {
   stacCollectionAggregateBodySchema,
   stacCollectionAggregateQuerySchema,
 } from '../stac-aggregation.js';
-import type { ErrorStatus, Route } from './route.js';
+import { deletedObjectsSchema } from '../common.js';
+import {
+  stacCollectionInputSchema,
+  stacCollectionPatchSchema,
+  stacItemInputSchema,
+  stacItemPatchSchema,
+  stacItemsAnswerSchema,
+  stacItemsInputSchema,
+} from '../stac-transactions.js';
+import { commandResponses, type ErrorStatus, type Route } from './route.js';
 
 const readErrors: readonly ErrorStatus[] = [400, 401, 503];
+const addErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 503];
+const deleteErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 503];
+const changeErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 413, 415, 503];
+const transactionNote =
+  "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403), and the same events, history and audit.";
 const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const visible = 'Only what the caller may read: anonymous callers see public objects.';
 const errorsNote =
@@ -83,6 +97,59 @@ export const stacRoutes: readonly Route[] = [
     errors: oneErrors,
   },
   {
+    method: 'post',
+    path: '/api/v1/stac/collections',
+    operationId: 'addStacCollection',
+    summary: 'Add a Collection',
+    description: `A root-level collection of the caller's active organization: title (the id, or \`Untitled collection\`), description, license, keywords, extent (left out: computed from its items) and links are kept; other Collection fields are not. \`id\`: a UUID, kept (409 when it exists or existed); any other id answers 400. ${transactionNote}`,
+    tag: 'stac',
+    headers: ['Prefer'],
+    body: stacCollectionInputSchema,
+    responses: {
+      201: { description: 'The Collection added.', schema: stacCollectionSchema },
+      202: { description: 'Recorded; not yet readable.' },
+    },
+    errors: [400, 401, 403, 409, 413, 415, 503],
+  },
+  {
+    method: 'put',
+    path: '/api/v1/stac/collections/{collectionId}',
+    operationId: 'replaceStacCollection',
+    summary: 'Replace a Collection',
+    description: `Title, description, license, keywords and extent as given (no extent: computed from the items again); links only when given. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacCollectionInputSchema,
+    responses: commandResponses(200, 'The Collection as replaced.', stacCollectionSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/stac/collections/{collectionId}',
+    operationId: 'patchStacCollection',
+    summary: 'Change a Collection by a JSON merge patch',
+    description: `A JSON merge patch (RFC 7386) of the Collection as written, then applied as a replace (\`"extent": null\` returns to the computed extent). ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacCollectionPatchSchema,
+    responses: commandResponses(200, 'The Collection as changed.', stacCollectionSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/stac/collections/{collectionId}',
+    operationId: 'deleteStacCollection',
+    summary: 'Delete an empty Collection',
+    description: `The portal's delete, not recursive: a collection that still has items answers 409. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId'],
+    headers: ['IfMatch', 'Prefer'],
+    responses: commandResponses(200, 'The collection was deleted.', deletedObjectsSchema),
+    errors: deleteErrors,
+  },
+  {
     method: 'get',
     path: '/api/v1/stac/collections/{collectionId}/items',
     operationId: 'listStacCollectionItems',
@@ -105,6 +172,65 @@ export const stacRoutes: readonly Route[] = [
     pathParameters: ['CollectionId', 'ItemId'],
     responses: { 200: { description: 'The item (GeoJSON).', schema: stacItemSchema } },
     errors: oneErrors,
+  },
+  {
+    method: 'post',
+    path: '/api/v1/stac/collections/{collectionId}/items',
+    operationId: 'addStacItems',
+    summary: 'Add an Item, or an ItemCollection, to a collection',
+    description: `Each Item is registered by href (its assets kept as sent, no upload) and is \`ready\` at once. \`id\`: a UUID, kept as the item's id (409 when it exists or existed); left out, the portal gives one; any other id answers 400. \`collection\`, if given, must be the path's. \`properties.title\` and \`description\` are the item's title and description, the time fields its time; every other property is kept with its JSON type. One Item answers 201 with its STAC JSON and \`Location\`; an ItemCollection (at most 1,000 Items, all checked before any is created) 201 with the ids, in order. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId'],
+    headers: ['Prefer'],
+    body: stacItemsInputSchema,
+    responses: {
+      201: {
+        description: 'The Item (GeoJSON), or the ids of the ItemCollection added.',
+        schema: stacItemsAnswerSchema,
+      },
+      202: {
+        description: 'Recorded; not yet readable (asked with `Prefer: respond-async`, or a slow projection).',
+      },
+    },
+    errors: addErrors,
+  },
+  {
+    method: 'put',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'replaceStacItem',
+    summary: 'Replace an Item of a collection',
+    description: `The Item given replaces the item's title, description, time, geometry, bbox, properties and assets by href (an uploaded file stays); its links only when it gives \`links\`. \`id\` and \`collection\`, when given, must be the path's (400). One portal update (\`PortalObjectUpdated\`); answers the Item. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacItemInputSchema,
+    responses: commandResponses(200, 'The Item as replaced (GeoJSON).', stacItemSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'patchStacItem',
+    summary: 'Change an Item of a collection by a JSON merge patch',
+    description: `A JSON merge patch (RFC 7386) of the Item as written (its properties, time, geometry, bbox, assets by href, links): an object merges, \`null\` removes, anything else replaces; the result is then checked and applied as a replace. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    body: stacItemPatchSchema,
+    responses: commandResponses(200, 'The Item as changed (GeoJSON).', stacItemSchema),
+    errors: changeErrors,
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
+    operationId: 'deleteStacItem',
+    summary: 'Delete an Item of a collection',
+    description: `The portal's delete of the item. An item that does not exist, was deleted, is in another collection or is hidden from the caller answers 404. ${transactionNote}`,
+    tag: 'stac',
+    pathParameters: ['CollectionId', 'ItemId'],
+    headers: ['IfMatch', 'Prefer'],
+    responses: commandResponses(200, 'The item was deleted.', deletedObjectsSchema),
+    errors: deleteErrors,
   },
   {
     method: 'get',

@@ -14,7 +14,7 @@ const commonFields = ['title', 'description', 'links'] as const satisfies readon
 const fieldsOfKind: Readonly<Record<PortalKind, readonly Field[]>> = {
   catalog: commonFields,
   collection: [...commonFields, 'license', 'keywords', 'extent'],
-  item: commonFields,
+  item: [...commonFields, 'assets', 'metadata'],
 };
 
 export interface ChangeSet {
@@ -54,6 +54,10 @@ export function diffChanges(state: LivePortalObject, requested: PortalObjectChan
     compare('license', requested.license, state.license);
     compare('keywords', requested.keywords, state.keywords);
     compare('extent', requested.extent, state.extent);
+  }
+  if (state.kind === 'item') {
+    compare('assets', requested.assets, state.hrefAssets);
+    compare('metadata', requested.metadata, state.metadata);
   }
   return Object.keys(changes).length === 0 ? null : { changes, previous };
 }

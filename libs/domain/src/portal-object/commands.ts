@@ -1,6 +1,7 @@
 import type { Visibility } from '../access/roles.js';
 import type { AccessCommand } from './access-commands.js';
 import type { PortalObjectChanges } from './events.js';
+import type { HrefAssetPatch } from './href-assets.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 
 /**
@@ -68,6 +69,11 @@ export interface UpdatePortalObject {
   readonly data: {
     readonly id: string;
     readonly changes: PortalObjectChanges;
+    /**
+     * An item's assets by href changed key by key (a merge patch); `changes.assets` replaces the whole
+     * list instead. Not both.
+     */
+    readonly assetPatch?: HrefAssetPatch;
     /** An ancestor carries a tombstone (a recursive delete above this object). */
     readonly ancestorDeleted: boolean;
   };

@@ -10,12 +10,13 @@ import type {
   PortalObjectCommand,
   UpdatePortalObject,
 } from './commands.js';
-import type { PortalObjectEvent } from './events.js';
+import type { PortalObjectChanges, PortalObjectEvent } from './events.js';
 import { checkPlacement } from './hierarchy.js';
+import { applyHrefAssetPatch, checkHrefAssets, withStableAssetIds } from './href-assets.js';
 import type { ItemCommand } from './item-commands.js';
 import { decideItem } from './item-decider.js';
 import { requireLive } from './require-live.js';
-import { evolve, initialState, type PortalObjectState } from './state.js';
+import { evolve, initialState, type LivePortalObject, type PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
 /** Collection fields a create may leave out. The extent stays `null` so the projector computes it. */
@@ -50,6 +51,7 @@ export function decide(
     case 'UnshareObject':
       return decideAccess(command, state);
     case 'CreateItem':
+    case 'RegisterItem':
     case 'RequestUploadCompletion':
     case 'AttachUploadedAsset':
     case 'FailUpload':
@@ -106,9 +108,30 @@ function createCollection({ data }: CreateCollection, state: PortalObjectState):
 function update({ data }: UpdatePortalObject, state: PortalObjectState): PortalObjectEvent[] {
   const object = requireLive(data.id, state, data.ancestorDeleted);
   checkFieldsApply(object.id, object.kind, data.changes);
-  const diff = diffChanges(object, data.changes);
+  const diff = diffChanges(object, withAssetChanges(object, data));
   if (diff === null) return [];
   return [{ type: 'PortalObjectUpdated', data: { id: object.id, kind: object.kind, ...diff } }];
+}
+
+/**
+ * The requested changes with the item's whole new asset list, from a patch or a replacement, checked.
+ * A key the item keeps keeps its asset id, so clients and history follow one asset across replacements.
+ */
+function withAssetChanges(object: LivePortalObject, data: UpdatePortalObject['data']): PortalObjectChanges {
+  const { changes, assetPatch } = data;
+  if (assetPatch === undefined && changes.assets === undefined) return changes;
+  if (object.kind !== 'item') {
+    throw new DomainError('INVALID_COMMAND', `${object.kind} ${object.id}: assets apply to items only`);
+  }
+  if (assetPatch !== undefined && changes.assets !== undefined) {
+    throw new Error('an update gives either an asset patch or a whole asset list, not both');
+  }
+  const assets =
+    assetPatch === undefined
+      ? withStableAssetIds(object.hrefAssets, changes.assets ?? [])
+      : applyHrefAssetPatch(object.hrefAssets, assetPatch);
+  checkHrefAssets(object.id, assets);
+  return { ...changes, assets };
 }
 
 function move({ data }: MovePortalObject, state: PortalObjectState): PortalObjectEvent[] {

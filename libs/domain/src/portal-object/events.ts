@@ -1,6 +1,7 @@
 import type { Share, SharePrincipal } from '../access/object-access.js';
 import type { SharePermission, Visibility } from '../access/roles.js';
-import type { ItemEvent } from './item-events.js';
+import type { HrefAsset } from './href-assets.js';
+import type { ItemEvent, ItemMetadata } from './item-events.js';
 import type { CollectionExtent, Link, PortalKind } from './types.js';
 
 /**
@@ -49,6 +50,10 @@ export interface PortalObjectChanges {
   readonly license?: string;
   readonly keywords?: readonly string[];
   readonly extent?: CollectionExtent | null;
+  /** An item's assets registered by href: the whole list, as `links` (uploaded files are not in it). */
+  readonly assets?: readonly HrefAsset[];
+  /** An item's geometry, bbox, time, tags and properties: the whole metadata, as on create. */
+  readonly metadata?: ItemMetadata;
 }
 
 export interface PortalObjectUpdated {

@@ -1,5 +1,6 @@
 import type { NewObjectAccess, ParentLookup } from './commands.js';
 import type { ItemAsset, ItemMetadata, UploadedPart, UploadPlan } from './item-events.js';
+import type { HrefAsset } from './href-assets.js';
 import type { Link } from './types.js';
 
 /** The API created the multipart upload in the object store; the item starts `uploading`. */
@@ -13,6 +14,21 @@ export interface CreateItem {
     readonly metadata: ItemMetadata;
     readonly upload: UploadPlan;
     /** Items always have a parent; `null` is refused with a message naming the allowed kinds. */
+    readonly parent: ParentLookup | null;
+    readonly access: NewObjectAccess;
+  };
+}
+
+/** An item whose assets are registered by href: no upload, `ready` at once. */
+export interface RegisterItem {
+  readonly type: 'RegisterItem';
+  readonly data: {
+    readonly id: string;
+    readonly title: string;
+    readonly description: string | null;
+    readonly links: readonly Link[];
+    readonly metadata: ItemMetadata;
+    readonly assets: readonly HrefAsset[];
     readonly parent: ParentLookup | null;
     readonly access: NewObjectAccess;
   };
@@ -62,4 +78,10 @@ export interface ExpireUpload {
 }
 
 export type ItemCommand =
-  CreateItem | RequestUploadCompletion | AttachUploadedAsset | FailUpload | AbortUpload | ExpireUpload;
+  | CreateItem
+  | RegisterItem
+  | RequestUploadCompletion
+  | AttachUploadedAsset
+  | FailUpload
+  | AbortUpload
+  | ExpireUpload;

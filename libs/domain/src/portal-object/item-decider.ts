@@ -7,11 +7,13 @@ import type {
   ExpireUpload,
   FailUpload,
   ItemCommand,
+  RegisterItem,
   RequestUploadCompletion,
 } from './item-commands.js';
 import type { ItemEvent } from './item-events.js';
-import type { LiveItem } from './item-state.js';
+import { noUpload, type LiveUploadItem } from './item-state.js';
 import { checkPlacement } from './hierarchy.js';
+import { checkHrefAssets } from './href-assets.js';
 import { jsonEqual } from './json-equal.js';
 import type { PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
@@ -21,6 +23,8 @@ export function decideItem(command: ItemCommand, state: PortalObjectState): Item
   switch (command.type) {
     case 'CreateItem':
       return createItem(command, state);
+    case 'RegisterItem':
+      return registerItem(command, state);
     case 'RequestUploadCompletion':
       return requestCompletion(command, state);
     case 'AttachUploadedAsset':
@@ -50,6 +54,23 @@ function createItem({ data }: CreateItem, state: PortalObjectState): ItemEvent[]
     {
       type: 'ItemUploadStarted',
       data: { id, title, description, parentId, links, metadata, upload, ...access },
+    },
+  ];
+}
+
+function registerItem({ data }: RegisterItem, state: PortalObjectState): ItemEvent[] {
+  if (state.status !== 'absent') {
+    throw new DomainError('ALREADY_EXISTS', `${state.kind} ${data.id} already exists`);
+  }
+  checkPlacement({ id: data.id, kind: 'item', parent: data.parent, subtreeHeight: 0 });
+  if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
+  checkHrefAssets(data.id, data.assets);
+  const { id, title, description, links, metadata, assets } = data;
+  const access = createdAccess(data.access, data.parent);
+  return [
+    {
+      type: 'ItemRegistered',
+      data: { id, title, description, parentId: data.parent.id, links, metadata, assets, ...access },
     },
   ];
 }
@@ -155,17 +176,18 @@ function ended(id: string, status: keyof typeof endings): DomainError {
 }
 
 /** The live item whose open upload is `uploadId`, or `null` when the worker's job is stale. */
-function currentUpload(state: PortalObjectState, uploadId: string): LiveItem | null {
-  if (state.status !== 'live' || state.kind !== 'item') return null;
+function currentUpload(state: PortalObjectState, uploadId: string): LiveUploadItem | null {
+  if (state.status !== 'live' || state.kind !== 'item' || state.upload === null) return null;
   return state.upload.uploadId === uploadId ? state : null;
 }
 
-function requireLiveItem(id: string, state: PortalObjectState, ancestorDeleted: boolean): LiveItem {
+function requireLiveItem(id: string, state: PortalObjectState, ancestorDeleted: boolean): LiveUploadItem {
   if (state.status === 'absent') throw new DomainError('NOT_FOUND', `item ${id} does not exist`);
   if (state.status === 'deleted') throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted`);
   if (ancestorDeleted) throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted with an ancestor`);
   if (state.kind !== 'item') {
     throw new DomainError('INVALID_COMMAND', `${state.kind} ${id} is not an item and has no upload`);
   }
+  if (state.upload === null) throw noUpload(id);
   return state;
 }

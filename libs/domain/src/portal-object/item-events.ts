@@ -1,5 +1,6 @@
 import type { CreatedAccess } from './events.js';
 import type { GeoJsonGeometry } from './geometry.js';
+import type { HrefAsset } from './href-assets.js';
 import type { BBox, Link } from './types.js';
 
 /** Where an item's file goes and how it is cut into parts. */
@@ -51,6 +52,23 @@ export interface ItemUploadStarted {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly upload: UploadPlan;
+  } & CreatedAccess;
+}
+
+/**
+ * An item created with its assets registered by href and no upload: it is `ready` at once (nothing
+ * is on its way), and never has an upload (docs/decisions.md, Assets by href).
+ */
+export interface ItemRegistered {
+  readonly type: 'ItemRegistered';
+  readonly data: {
+    readonly id: string;
+    readonly title: string;
+    readonly description: string | null;
+    readonly parentId: string;
+    readonly links: readonly Link[];
+    readonly metadata: ItemMetadata;
+    readonly assets: readonly HrefAsset[];
   } & CreatedAccess;
 }
 
@@ -113,6 +131,7 @@ export interface UploadExpired {
 
 export type ItemEvent =
   | ItemUploadStarted
+  | ItemRegistered
   | UploadCompletionRequested
   | AssetAttached
   | UploadCompleted

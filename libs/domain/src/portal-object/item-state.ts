@@ -6,20 +6,48 @@ import type {
   UploadPlan,
   UploadStatus,
 } from './item-events.js';
+import { DomainError } from '../errors.js';
 import { accessOfCreated } from './access-state.js';
+import type { HrefAsset } from './href-assets.js';
 import type { LiveFields, PortalObjectState } from './state.js';
 import { unreachable } from './unreachable.js';
 
-export interface LiveItem extends LiveFields {
+interface LiveItemFields extends LiveFields {
   readonly kind: 'item';
   readonly metadata: ItemMetadata;
-  readonly upload: UploadPlan;
-  readonly uploadStatus: UploadStatus;
   /** Why the last completion failed; `null` otherwise. */
   readonly statusMessage: string | null;
   /** The parts named by the last completion request (`null`: every part the object store holds). */
   readonly requestedParts: readonly UploadedPart[] | null;
+  /** The uploaded file (at most one), attached by the upload worker. */
   readonly assets: readonly ItemAsset[];
+  /** Assets registered by href, in the order they were added. */
+  readonly hrefAssets: readonly HrefAsset[];
+}
+
+/** An item created with a multipart upload. */
+export interface LiveUploadItem extends LiveItemFields {
+  readonly upload: UploadPlan;
+  readonly uploadStatus: UploadStatus;
+}
+
+/** An item registered with assets by href: no upload ever, `ready` from its creation. */
+export interface LiveRegisteredItem extends LiveItemFields {
+  readonly upload: null;
+  readonly uploadStatus: 'ready';
+}
+
+/** Narrowing on `uploadStatus` to any status but `ready` gives an item with an upload. */
+export type LiveItem = LiveUploadItem | LiveRegisteredItem;
+
+/** The item's upload; an item registered by href has none, and no upload command applies to it. */
+export function uploadOf(item: LiveItem): UploadPlan {
+  if (item.upload === null) throw noUpload(item.id);
+  return item.upload;
+}
+
+export function noUpload(id: string): DomainError {
+  return new DomainError('INVALID_STATE', `item ${id} has no upload: its assets are registered by href`);
 }
 
 /** The item events' half of `evolve`; like it, never throws and ignores what cannot apply. */
@@ -41,6 +69,28 @@ export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalOb
       statusMessage: null,
       requestedParts: null,
       assets: [],
+      hrefAssets: [],
+      access: accessOfCreated(event.data),
+    };
+  }
+  if (event.type === 'ItemRegistered') {
+    if (state.status !== 'absent') return state;
+    const { id, title, description, parentId, links, metadata, assets } = event.data;
+    return {
+      status: 'live',
+      kind: 'item',
+      id,
+      title,
+      description,
+      parentId,
+      links,
+      metadata,
+      upload: null,
+      uploadStatus: 'ready',
+      statusMessage: null,
+      requestedParts: null,
+      assets: [],
+      hrefAssets: assets,
       access: accessOfCreated(event.data),
     };
   }
@@ -50,12 +100,16 @@ export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalOb
     const { openUploadId: _aborted, ...tombstone } = state;
     return tombstone;
   }
-  if (state.status !== 'live' || state.kind !== 'item') return state;
+  // Every other item event is about an upload: an item registered by href has none to change.
+  if (state.status !== 'live' || state.kind !== 'item' || state.upload === null) return state;
   if ('uploadId' in event.data && event.data.uploadId !== state.upload.uploadId) return state;
-  return evolveLiveItem(state, event);
+  return evolveUploadItem(state, event);
 }
 
-function evolveLiveItem(item: LiveItem, event: Exclude<ItemEvent, { type: 'ItemUploadStarted' }>): LiveItem {
+function evolveUploadItem(
+  item: LiveUploadItem,
+  event: Exclude<ItemEvent, { type: 'ItemUploadStarted' | 'ItemRegistered' }>,
+): LiveUploadItem {
   switch (event.type) {
     case 'UploadCompletionRequested':
       return { ...item, uploadStatus: 'processing', statusMessage: null, requestedParts: event.data.parts };

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import type { LiveItem } from './item-state.js';
+import { noUpload, type LiveUploadItem } from './item-state.js';
 import type { PortalObjectState } from './state.js';
 
 export interface PartUrlRequest {
@@ -15,7 +15,7 @@ export interface PartUrlRequest {
  * but the same rules as a completion — the item's upload is open, not expired, and has these parts.
  * Answers the item whose upload the URLs are for.
  */
-export function checkPartUrlRequest(state: PortalObjectState, request: PartUrlRequest): LiveItem {
+export function checkPartUrlRequest(state: PortalObjectState, request: PartUrlRequest): LiveUploadItem {
   const { id } = request;
   if (state.status === 'absent') throw new DomainError('NOT_FOUND', `item ${id} does not exist`);
   if (state.status === 'deleted') throw new DomainError('NOT_FOUND', `${state.kind} ${id} was deleted`);
@@ -23,6 +23,7 @@ export function checkPartUrlRequest(state: PortalObjectState, request: PartUrlRe
   if (state.kind !== 'item') {
     throw new DomainError('INVALID_COMMAND', `${state.kind} ${id} is not an item and has no upload`);
   }
+  if (state.upload === null) throw noUpload(id);
   if (state.uploadStatus !== 'uploading' && state.uploadStatus !== 'failed') {
     throw new DomainError(
       'INVALID_STATE',

@@ -111,6 +111,7 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
     case 'ObjectUnshared':
       return state.status === 'live' ? { ...state, access: evolveAccess(state.access, event) } : state;
     case 'ItemUploadStarted':
+    case 'ItemRegistered':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
     case 'UploadCompleted':
@@ -137,7 +138,8 @@ export function foldState(events: Iterable<PortalObjectEvent>): PortalObjectStat
 export function tombstoneOf(state: LivePortalObject): DeletedPortalObject {
   const { id, kind, parentId, access } = state;
   const tombstone = { status: 'deleted', id, kind, parentId, access } as const;
-  const open = state.kind === 'item' && openUploadStatuses.includes(state.uploadStatus);
+  const open =
+    state.kind === 'item' && state.upload !== null && openUploadStatuses.includes(state.uploadStatus);
   return open ? { ...tombstone, openUploadId: state.upload.uploadId } : tombstone;
 }
 
@@ -154,6 +156,8 @@ function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): Li
         ...state,
         ...common,
         description: changes.description === undefined ? state.description : changes.description,
+        hrefAssets: changes.assets ?? state.hrefAssets,
+        metadata: changes.metadata ?? state.metadata,
       };
     case 'collection':
       return {

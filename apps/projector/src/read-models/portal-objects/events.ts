@@ -7,6 +7,7 @@ const portalObjectEventTypes: ReadonlySet<string> = new Set<PortalObjectEventTyp
   'PortalObjectMoved',
   'PortalObjectDeleted',
   'ItemUploadStarted',
+  'ItemRegistered',
   'UploadCompletionRequested',
   'AssetAttached',
   'UploadCompleted',

@@ -1,5 +1,6 @@
 import {
   slugify,
+  type ItemMetadata,
   type CatalogCreated,
   type CollectionCreated,
   type PortalObjectEvent,
@@ -10,7 +11,8 @@ import type { Sql } from '../../projection.js';
 import { applyAccessEvent } from './access-handlers.js';
 import { applyDelete } from './delete-statement.js';
 import { applyItemEvent } from './item-handlers.js';
-import { newObjectRow } from './new-object-row.js';
+import { itemsExtentWithoutSql } from './collection-extent.js';
+import { itemColumns, newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { applyMove } from './move-statement.js';
 import { findObject, type ObjectRow } from './rows.js';
@@ -42,6 +44,7 @@ export async function applyPortalObjectEvent(
     case 'ObjectUnshared':
       return applyAccessEvent(sql, event, recorded);
     case 'ItemUploadStarted':
+    case 'ItemRegistered':
     case 'UploadCompletionRequested':
     case 'AssetAttached':
     case 'UploadCompleted':
@@ -83,6 +86,43 @@ function created(
   return insertPlaced(sql, createdInsert, newObjectRow(event, recorded));
 }
 
+/** The columns an item's metadata fills, as its create fills them (new-object-row.ts). */
+function setMetadata(
+  metadata: ItemMetadata,
+  set: (column: string, value: unknown, cast?: string) => number,
+): string {
+  const columns = itemColumns(metadata);
+  set('tags', columns.tags, '::jsonb');
+  const bbox = set('bbox', columns.bbox, '::double precision[]');
+  const geometry = set('geometry', columns.geometry, '::jsonb');
+  set('datetime', columns.datetime, '::timestamptz');
+  set('start_datetime', columns.startDatetime, '::timestamptz');
+  set('end_datetime', columns.endDatetime, '::timestamptz');
+  set('properties', columns.properties, '::jsonb');
+  // The footprint from the new geometry, else the new bbox, as the create computes it (schema.sql).
+  return `footprint = portal_footprint($${geometry}::jsonb, $${bbox}::double precision[])`;
+}
+
+/**
+ * A ready item whose geometry or time changed may shrink its parent's extent as well as widen it: the
+ * extent is recomputed from the parent's ready items (the same aggregate a delete uses). Idempotent.
+ */
+const recomputeParentExtentSql = `
+  UPDATE portal_objects p
+     SET items_bbox = e.box, items_start = e.starts, items_end = e.ends
+    FROM portal_objects i,
+         LATERAL (${itemsExtentWithoutSql('i.parent_id', "'00000000-0000-0000-0000-000000000000'::uuid", 'true')}) e
+   WHERE i.id = $1 AND i.kind = 'item' AND i.status = 'ready' AND i.deleted_at IS NULL
+     AND p.id = i.parent_id AND p.deleted_at IS NULL`;
+
+async function recomputeParentExtent(sql: Sql, itemId: string): Promise<void> {
+  await sql.query({
+    name: 'projector_portal_objects_recompute_parent_extent',
+    text: recomputeParentExtentSql,
+    values: [itemId],
+  });
+}
+
 /**
  * The row an event changes, locked, or `null` when the event is already applied. A missing row is a
  * broken read model (its create was projected before this event), so it fails loudly rather than being skipped.
@@ -103,9 +143,10 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
   const { changes } = event.data;
   const values: unknown[] = [row.id, recorded.revision.toString(), recorded.metadata.occurredAt];
   const assignments = ['version = $2', 'updated_at = $3'];
-  const set = (column: string, value: unknown, cast = ''): void => {
+  const set = (column: string, value: unknown, cast = ''): number => {
     values.push(value);
     assignments.push(`${column} = $${values.length}${cast}`);
+    return values.length;
   };
   if (changes.title !== undefined) {
     set('title', changes.title);
@@ -119,8 +160,11 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
   if (changes.keywords !== undefined) set('keywords', JSON.stringify(changes.keywords), '::jsonb');
   if (changes.extent !== undefined)
     set('extent', changes.extent && JSON.stringify(changes.extent), '::jsonb');
+  if (changes.assets !== undefined) set('href_assets', JSON.stringify(changes.assets), '::jsonb');
+  if (changes.metadata !== undefined) assignments.push(setMetadata(changes.metadata, set));
   await sql.query(
     `UPDATE portal_objects SET ${assignments.join(', ')} WHERE id = $1 AND version < $2`,
     values,
   );
+  if (changes.metadata !== undefined) await recomputeParentExtent(sql, row.id);
 }

@@ -1,6 +1,7 @@
 import {
   type AssetAttached,
   type ItemEvent,
+  type ItemRegistered,
   type ItemUploadStarted,
   type RecordedEvent,
   type UploadStatus,
@@ -16,12 +17,14 @@ import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 // upload goes on being recorded, e.g. the `UploadAborted` that cleans up an upload left open by a delete.
 
 /** The item events that change an upload's status (and the item's while it is live). */
-export type StatusEvent = Exclude<ItemEvent, ItemUploadStarted | AssetAttached>;
+export type StatusEvent = Exclude<ItemEvent, ItemUploadStarted | ItemRegistered | AssetAttached>;
 
 export async function applyItemEvent(sql: Sql, event: ItemEvent, recorded: RecordedEvent): Promise<void> {
   switch (event.type) {
     case 'ItemUploadStarted':
       return uploadStarted(sql, event, recorded);
+    case 'ItemRegistered':
+      return registered(sql, event, recorded);
     case 'AssetAttached':
       return assetAttached(sql, event, recorded);
     case 'UploadCompletionRequested':
@@ -128,6 +131,82 @@ export const uploadStartedInsert = placedInsertStatements({
     ];
   },
 });
+
+/** The insert of an item registered by href: `ready` at once with its assets, and no upload. */
+export const registeredInsert = placedInsertStatements({
+  name: 'registered_item',
+  columns: [
+    'kind',
+    'status',
+    'title',
+    'description',
+    'links',
+    'tags',
+    'bbox',
+    'geometry',
+    'footprint',
+    'datetime',
+    'start_datetime',
+    'end_datetime',
+    'properties',
+    'version',
+    'href_assets',
+  ],
+  values: [
+    "'item'",
+    "'ready'",
+    '$8',
+    '$9',
+    '$10::jsonb',
+    '$11::jsonb',
+    '$12::double precision[]',
+    '$13::jsonb',
+    'portal_footprint($13::jsonb, $12::double precision[])',
+    '$14::timestamptz',
+    '$15::timestamptz',
+    '$16::timestamptz',
+    '$17::jsonb',
+    '$18',
+    '$19::jsonb',
+  ],
+  ownValues: (row) => [
+    row.title,
+    row.description,
+    row.links,
+    row.tags,
+    row.bbox,
+    row.geometry,
+    row.datetime,
+    row.startDatetime,
+    row.endDatetime,
+    row.properties,
+    row.version,
+    row.hrefAssets ?? '[]',
+  ],
+});
+
+/**
+ * A registered item widens its parent's extent as a completed upload does. A statement of its own: the
+ * insert already updates the parent row (its child count), and one statement cannot update a row twice.
+ * Only while the item row is still as this event left it (live, not moved since); a union by min and max,
+ * so applying it again changes nothing.
+ */
+const registeredExtentSql = `
+  WITH ready_item AS (
+    SELECT parent_id, bbox, datetime, start_datetime, end_datetime FROM portal_objects
+     WHERE id = $1 AND version = $2 AND deleted_at IS NULL
+  ), extent AS (${unionIntoParentSql('ready_item')}
+  )
+  SELECT 1`;
+
+async function registered(sql: Sql, event: ItemRegistered, recorded: RecordedEvent): Promise<void> {
+  await insertPlaced(sql, registeredInsert, newObjectRow(event, recorded));
+  await sql.query({
+    name: 'projector_items_registered_extent',
+    text: registeredExtentSql,
+    values: [event.data.id, recorded.revision.toString()],
+  });
+}
 
 function uploadStarted(sql: Sql, event: ItemUploadStarted, recorded: RecordedEvent): Promise<void> {
   return insertPlaced(sql, uploadStartedInsert, newObjectRow(event, recorded));

@@ -2,13 +2,15 @@ import {
   bboxOfGeometry,
   type CatalogCreated,
   type CollectionCreated,
+  type ItemMetadata,
+  type ItemRegistered,
   type ItemUploadStarted,
   type RecordedEvent,
   type UploadPlan,
 } from '@portal/domain';
 import type { NewObject } from './placed-insert.js';
 
-export type CreateEvent = CatalogCreated | CollectionCreated | ItemUploadStarted;
+export type CreateEvent = CatalogCreated | CollectionCreated | ItemUploadStarted | ItemRegistered;
 
 /**
  * The `portal_objects` row a create inserts, as parameter values (JSON as text, revisions as strings),
@@ -16,7 +18,7 @@ export type CreateEvent = CatalogCreated | CollectionCreated | ItemUploadStarted
  */
 export interface NewObjectRow extends NewObject {
   readonly kind: 'catalog' | 'collection' | 'item';
-  /** `ready` for catalogs and collections; an item starts `uploading`. */
+  /** `ready` for catalogs, collections and items registered by href; an uploaded item starts `uploading`. */
   readonly status: 'ready' | 'uploading';
   readonly description: string | null;
   readonly links: string;
@@ -34,6 +36,25 @@ export interface NewObjectRow extends NewObject {
   readonly version: string;
   /** An item's upload, inserted with it. */
   readonly upload: UploadPlan | null;
+  /** An item's assets registered by href, as JSON; `null` for catalogs and collections. */
+  readonly hrefAssets: string | null;
+}
+
+/** The columns an item's metadata fills, whether it is uploaded or registered by href. */
+export function itemColumns(metadata: ItemMetadata) {
+  return {
+    license: null,
+    keywords: null,
+    extent: null,
+    tags: JSON.stringify(metadata.tags),
+    // The bbox the client gave, else the geometry's: what the collection's extent and bbox searches use.
+    bbox: metadata.bbox ?? (metadata.geometry ? bboxOfGeometry(metadata.geometry) : undefined) ?? null,
+    geometry: metadata.geometry ? JSON.stringify(metadata.geometry) : null,
+    datetime: metadata.datetime ?? null,
+    startDatetime: metadata.startDatetime ?? null,
+    endDatetime: metadata.endDatetime ?? null,
+    properties: metadata.properties ? JSON.stringify(metadata.properties) : null,
+  };
 }
 
 export function newObjectRow(event: CreateEvent, recorded: RecordedEvent): NewObjectRow {
@@ -58,6 +79,7 @@ export function newObjectRow(event: CreateEvent, recorded: RecordedEvent): NewOb
     endDatetime: null,
     properties: null,
     upload: null,
+    hrefAssets: null,
   };
   switch (event.type) {
     case 'CatalogCreated':
@@ -80,26 +102,24 @@ export function newObjectRow(event: CreateEvent, recorded: RecordedEvent): NewOb
         keywords: JSON.stringify(event.data.keywords),
         extent: event.data.extent ? JSON.stringify(event.data.extent) : null,
       };
-    case 'ItemUploadStarted': {
-      const { metadata, upload } = event.data;
+    case 'ItemUploadStarted':
       return {
         ...common,
+        ...itemColumns(event.data.metadata),
         kind: 'item',
         status: 'uploading',
-        license: null,
-        keywords: null,
-        extent: null,
-        tags: JSON.stringify(metadata.tags),
-        // The bbox the client gave, else the geometry's: what the collection's extent and bbox searches use.
-        bbox: metadata.bbox ?? (metadata.geometry ? bboxOfGeometry(metadata.geometry) : undefined) ?? null,
-        geometry: metadata.geometry ? JSON.stringify(metadata.geometry) : null,
-        datetime: metadata.datetime ?? null,
-        startDatetime: metadata.startDatetime ?? null,
-        endDatetime: metadata.endDatetime ?? null,
-        properties: metadata.properties ? JSON.stringify(metadata.properties) : null,
-        upload,
+        upload: event.data.upload,
+        hrefAssets: '[]',
       };
-    }
+    case 'ItemRegistered':
+      return {
+        ...common,
+        ...itemColumns(event.data.metadata),
+        kind: 'item',
+        status: 'ready',
+        upload: null,
+        hrefAssets: JSON.stringify(event.data.assets),
+      };
     default:
       return exhausted(event);
   }

@@ -28,7 +28,10 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       };
     }
     case 'PortalObjectUpdated':
-      return event.data.changes.title === undefined ? { changes: [row(event.data.id)] } : null;
+      // A title takes a slug; an item's metadata changes its parent's extent, recomputed over its items.
+      return event.data.changes.title === undefined && event.data.changes.metadata === undefined
+        ? { changes: [row(event.data.id)] }
+        : null;
     case 'UploadCompletionRequested':
     case 'UploadCompleted':
     case 'UploadFailed':
@@ -37,6 +40,8 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       return { changes: [row(event.data.id)] };
     case 'AssetAttached':
       return { changes: [row(event.data.id), `assets:${event.data.asset.id}`] };
+    // Ready at once, so it widens its parent's extent in its own statement (item-handlers.ts).
+    case 'ItemRegistered':
     case 'PortalObjectMoved':
     case 'PortalObjectDeleted':
     case 'VisibilityChanged':

@@ -1,8 +1,11 @@
 import type { PortalObjectChanges, PortalObjectUpdated, RecordedEvent } from '@portal/domain';
 import type { Sql } from '../../projection.js';
 
-/** The fields an update of a run may change (a title goes alone: it takes a slug). */
-type RunField = Exclude<keyof PortalObjectChanges, 'title'>;
+/**
+ * The fields an update of a run may change (a title goes alone: it takes a slug; an item's metadata
+ * too: it recomputes its parent's extent).
+ */
+type RunField = Exclude<keyof PortalObjectChanges, 'title' | 'metadata'>;
 
 /** Each field: its column, how its value travels, and whether it is stored as JSON. */
 const fields: readonly (readonly [RunField, string, 'text' | 'jsonb'])[] = [
@@ -11,6 +14,7 @@ const fields: readonly (readonly [RunField, string, 'text' | 'jsonb'])[] = [
   ['license', 'license', 'text'],
   ['keywords', 'keywords', 'jsonb'],
   ['extent', 'extent', 'jsonb'],
+  ['assets', 'href_assets', 'jsonb'],
 ];
 
 /**
@@ -41,6 +45,8 @@ export async function updateRunObjects(
   updates: readonly (readonly [PortalObjectUpdated, RecordedEvent])[],
 ): Promise<void> {
   if (updates.length === 0) return;
+  const alone = updates.find(([event]) => event.data.changes.metadata !== undefined);
+  if (alone) throw new Error(`the metadata change of ${alone[0].data.id} cannot be applied in a run`);
   const values: unknown[] = [
     updates.map(([event]) => event.data.id),
     updates.map(([, recorded]) => recorded.revision.toString()),

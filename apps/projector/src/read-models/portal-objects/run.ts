@@ -45,6 +45,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
       case 'AssetAttached':
         assets.push([event, recorded]);
         break;
+      case 'ItemRegistered':
       case 'PortalObjectMoved':
       case 'PortalObjectDeleted':
       case 'VisibilityChanged':

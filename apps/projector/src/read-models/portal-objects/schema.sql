@@ -85,6 +85,8 @@ ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS datetime timestamptz;
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS start_datetime timestamptz;
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS end_datetime timestamptz;
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS properties jsonb;
+-- An item's assets registered by href (docs/stac.md): the domain's list as it stands, `[]` for none.
+ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS href_assets jsonb NOT NULL DEFAULT '[]';
 -- A collection's extent computed from the ready items directly below it (used when `extent` is NULL).
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_bbox double precision[];
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_start timestamptz;

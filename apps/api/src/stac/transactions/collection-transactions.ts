@@ -1,0 +1,171 @@
+import type { Request, RequestHandler, Response } from 'express';
+import {
+  createCollectionBodySchema,
+  stacCollectionInputSchema,
+  type CreateCollectionBody,
+  type StacCollectionInput,
+} from '@portal/contracts';
+import { changeObject, deleteObjects } from '@portal/commands';
+import type { PortalObjectChanges, UpdatePortalObject } from '@portal/domain';
+import { principalsOf } from '../../auth/caller.js';
+import { commandContextOf } from '../../commands/command-context.js';
+import { metadataOf } from '../../commands/metadata.js';
+import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
+import { runCreateCollection } from '../../collections/create-collection.js';
+import type { ApiDependencies } from '../../dependencies.js';
+import { baseUrlOf } from '../../http/base-url.js';
+import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
+import { HttpProblem } from '../../http/problem.js';
+import { parseInput } from '../../http/validate.js';
+import { findVisibleObject, type PortalObjectRow } from '../../read-model/portal-object-rows.js';
+import { stacCollection } from '../container-json.js';
+import { stacUrls } from '../stac-links.js';
+import { clientId, portalLinksOf } from './item-input.js';
+import { signedInCaller, visibleCollectionRow } from './item-transactions.js';
+import { mergePatch } from './merge-patch.js';
+
+// The collection transaction extension over the portal's collection commands (docs/stac.md,
+// Transactions): create at root level in the caller's organization, replace, merge-patch, delete.
+
+function refused(message: string): HttpProblem {
+  return new HttpProblem(400, message, 'VALIDATION_FAILED');
+}
+
+/**
+ * The portal create a STAC Collection means, checked as `POST /api/v1/portal/collections/create`
+ * checks one: the title (the id, or `Untitled collection`, when none), description, license, keywords,
+ * extent as given (left out: computed from the items), links but the generated ones. Other STAC fields
+ * (`providers`, `summaries`, `assets`, `stac_extensions`…) are not kept.
+ */
+function createBodyOf(collection: StacCollectionInput): CreateCollectionBody {
+  const body: Record<string, unknown> = {
+    title: collection.title ?? collection.id ?? 'Untitled collection',
+    description: collection.description,
+    links: portalLinksOf(collection.links ?? []),
+  };
+  if (collection.license !== undefined) body['license'] = collection.license;
+  if (collection.keywords !== undefined) body['keywords'] = collection.keywords;
+  if (collection.extent !== undefined) body['extent'] = collection.extent;
+  return parseInput(createCollectionBodySchema, body, 'collection');
+}
+
+/** Answers with the Collection once projected, or its id alone when async or slow (202). */
+async function respondWithCollection(
+  deps: ApiDependencies,
+  req: Request,
+  res: Response,
+  written: { id: string; outcome: CommandOutcome; status: 200 | 201 },
+): Promise<void> {
+  const baseUrl = baseUrlOf(req, deps.config);
+  const urls = stacUrls(baseUrl);
+  const { id, outcome, status } = written;
+  writeConsistencyHeaders(res, outcome.position, outcome.revision);
+  if (status === 201) res.setHeader('Location', urls.collection(id));
+  const asynchronous = prefersAsync(req);
+  if (asynchronous) res.setHeader('Preference-Applied', 'respond-async');
+  const projected =
+    outcome.position === null ||
+    (!asynchronous && (await deps.projection.waitFor(outcome.position, deps.config.PROJECTION_WAIT_MS)));
+  const row = projected ? await findVisibleObject(deps.pool, id, principalsOf(req), 'collection') : null;
+  if (row === null) {
+    res.status(202).json({ id });
+    return;
+  }
+  res.status(status).json(stacCollection(row, urls, baseUrl));
+}
+
+/** `POST /collections`: a new root-level collection of the caller's active organization. */
+export function addCollection(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const collection = parseInput(stacCollectionInputSchema, req.body, 'body');
+    const caller = await signedInCaller(deps, req);
+    const chosenId = clientId(collection.id, 'collection', '');
+    const body = createBodyOf(collection);
+    const { id, outcome } = await runCreateCollection(deps, req, caller, body, chosenId);
+    await respondWithCollection(deps, req, res, { id, outcome, status: 201 });
+  };
+}
+
+/** What a client wrote of a collection: its own fields, the extent only when one was given. */
+function writtenCollection(row: PortalObjectRow): Record<string, unknown> {
+  return {
+    type: 'Collection',
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    license: row.license ?? 'other',
+    keywords: row.keywords ?? [],
+    ...(row.extent === null ? {} : { extent: row.extent }),
+  };
+}
+
+/** PUT (`patch: false`) replaces the Collection; PATCH merges a JSON merge patch into it first. */
+function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler {
+  return async (req, res) => {
+    const requested: unknown = req.body;
+    if (patch && (typeof requested !== 'object' || requested === null || Array.isArray(requested))) {
+      throw refused('invalid body: must be a JSON object (a merge patch of the Collection)');
+    }
+    const caller = await signedInCaller(deps, req);
+    const row = await visibleCollectionRow(deps, req);
+    const merged = patch ? mergePatch(writtenCollection(row), requested) : requested;
+    const collection = parseInput(stacCollectionInputSchema, merged, patch ? 'patched collection' : 'body');
+    if (collection.id !== undefined && collection.id.toLowerCase() !== row.id) {
+      throw refused(`id: '${collection.id.slice(0, 100)}' is not the collection of the path`);
+    }
+    const body = createBodyOf(collection);
+    const keepLinks = patch ? !('links' in (requested as object)) : collection.links === undefined;
+    const changes: PortalObjectChanges = {
+      title: body.title,
+      description: body.description,
+      license: body.license ?? 'other',
+      keywords: body.keywords ?? [],
+      // No extent: computed from the items again.
+      extent: body.extent ?? null,
+      ...(keepLinks ? {} : { links: body.links }),
+    };
+    const expectedRevision = expectedRevisionFrom(req);
+    const result = await changeObject(commandContextOf(deps), {
+      id: row.id,
+      kinds: ['collection'],
+      caller,
+      action: 'edit',
+      metadata: metadataOf(req, deps.now()),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+      command: ({ object, placement }): UpdatePortalObject => ({
+        type: 'UpdatePortalObject',
+        data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
+      }),
+    });
+    await respondWithCollection(deps, req, res, { id: row.id, outcome: result, status: 200 });
+  };
+}
+
+export const replaceCollection = (deps: ApiDependencies): RequestHandler => changeCollection(deps, false);
+export const patchCollection = (deps: ApiDependencies): RequestHandler => changeCollection(deps, true);
+
+/** `DELETE /collections/{id}`: the portal's delete; a collection that still has items answers 409. */
+export function deleteCollection(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const caller = await signedInCaller(deps, req);
+    const row = await visibleCollectionRow(deps, req);
+    const expectedRevision = expectedRevisionFrom(req);
+    const result = await deleteObjects(commandContextOf(deps), {
+      ids: [row.id],
+      kinds: ['collection'],
+      recursive: false,
+      caller,
+      metadata: metadataOf(req, deps.now()),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    });
+    const [object] = result.objects;
+    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
+    await respondToCommand(
+      deps,
+      req,
+      res,
+      { position: result.position, revision },
+      { status: 200, body: { deleted: [row.id] } },
+    );
+  };
+}

@@ -1,0 +1,87 @@
+import { createItemBodySchema, type CreateItemBody, type StacItemInput } from '@portal/contracts';
+import { isUuid } from '@portal/domain';
+import { HttpProblem } from '../../http/problem.js';
+import { parseInput } from '../../http/validate.js';
+
+/** Links the STAC API writes itself on every item; a client's copy of them is not kept. */
+const GENERATED_RELS = new Set(['self', 'root', 'parent', 'collection', 'items']);
+
+/** The STAC fields of `properties` that are the item's own columns (or the portal's) rather than free-form. */
+const OWN_PROPERTIES = ['title', 'description', 'datetime', 'start_datetime', 'end_datetime'] as const;
+const PORTAL_PROPERTIES = ['created', 'updated'] as const;
+
+function refused(message: string): HttpProblem {
+  return new HttpProblem(400, message, 'VALIDATION_FAILED');
+}
+
+/**
+ * The id a client gives a new item or collection: a UUID is kept (lower case), as the portal's ids are
+ * UUIDs; any other text is refused rather than silently replaced (docs/decisions.md, STAC transaction
+ * ids). Left out, the portal gives one.
+ */
+export function clientId(id: string | undefined, kind: string, position: string): string | null {
+  if (id === undefined) return null;
+  if (!isUuid(id)) {
+    throw refused(
+      `${position}id: '${String(id).slice(0, 100)}' is not a UUID: the portal's ${kind} ids are UUIDs; give a UUID or leave id out and the portal gives one`,
+    );
+  }
+  return id.toLowerCase();
+}
+
+export const clientItemId = (item: StacItemInput, position: string): string | null =>
+  clientId(item.id, 'item', position);
+
+/**
+ * STAC links as portal links, but the ones the STAC API writes itself: what the portal needs and STAC
+ * leaves optional is filled from them.
+ */
+export function portalLinksOf(links: NonNullable<StacItemInput['links']>) {
+  return links.filter((link) => !GENERATED_RELS.has(link.rel)).map(portalLinkOf);
+}
+
+function portalLinkOf(link: NonNullable<StacItemInput['links']>[number]) {
+  const { href, rel, type, title, ...rest } = link;
+  return {
+    title: title ?? rel,
+    href,
+    rel,
+    type: type ?? 'application/octet-stream',
+    targetType: 'web',
+    linkJson: rest,
+  };
+}
+
+/**
+ * The portal item create a STAC Item means, checked as the portal API checks one: `properties.title`
+ * becomes the title (the id, or `Untitled item`, when none), `description` and the time fields their
+ * columns, every other property is kept as sent (`created`/`updated` are the portal's), `assets` are
+ * registered by href. `collection`, when given, must name the path's collection.
+ */
+export function createBodyOf(item: StacItemInput, collectionId: string, position: string): CreateItemBody {
+  if (item.collection !== undefined && item.collection.toLowerCase() !== collectionId) {
+    throw refused(
+      `${position}collection: '${item.collection.slice(0, 100)}' is not the collection of the path`,
+    );
+  }
+  const own: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item.properties)) {
+    if ((OWN_PROPERTIES as readonly string[]).includes(name)) own[name] = value;
+    else if (!(PORTAL_PROPERTIES as readonly string[]).includes(name)) rest[name] = value;
+  }
+  const body: Record<string, unknown> = {
+    title: own['title'] ?? item.id ?? 'Untitled item',
+    parentId: collectionId,
+    links: portalLinksOf(item.links ?? []),
+    assets: item.assets ?? {},
+  };
+  for (const name of ['description', 'datetime', 'start_datetime', 'end_datetime'] as const) {
+    // STAC writes `datetime: null` for a range; the portal leaves the field out.
+    if (own[name] !== undefined && own[name] !== null) body[name] = own[name];
+  }
+  if (item.geometry !== null && item.geometry !== undefined) body['geometry'] = item.geometry;
+  if (item.bbox !== undefined) body['bbox'] = item.bbox;
+  if (Object.keys(rest).length > 0) body['properties'] = rest;
+  return parseInput(createItemBodySchema, body, position === '' ? 'item' : `item ${position.slice(0, -1)}`);
+}

@@ -1,0 +1,127 @@
+import type { Request, RequestHandler } from 'express';
+import { stacItemInputSchema, type StacItemInput } from '@portal/contracts';
+import { changeObject, requireFound } from '@portal/commands';
+import { isUuid, type PortalObjectChanges, type UpdatePortalObject } from '@portal/domain';
+import { principalsOf } from '../../auth/caller.js';
+import { commandContextOf } from '../../commands/command-context.js';
+import { metadataOf } from '../../commands/metadata.js';
+import type { ApiDependencies } from '../../dependencies.js';
+import { expectedRevisionFrom } from '../../http/consistency.js';
+import { HttpProblem } from '../../http/problem.js';
+import { parseInput } from '../../http/validate.js';
+import { itemMetadataOf } from '../../items/create-item.js';
+import { findVisibleItem, type ItemRow } from '../item-query.js';
+import { createBodyOf } from './item-input.js';
+import { pathParam, respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
+import { mergePatch } from './merge-patch.js';
+
+/** The item of the path, in the path's collection and visible to the caller; 404 otherwise. */
+async function itemOfPath(deps: ApiDependencies, req: Request): Promise<ItemRow> {
+  const collectionId = await visibleCollection(deps, req);
+  const itemId = pathParam(req, 'itemId');
+  const row = isUuid(itemId) ? await findVisibleItem(deps.pool, itemId, principalsOf(req)) : null;
+  return requireFound(
+    row !== null && row.parent_id === collectionId ? row : null,
+    `item ${itemId} in collection ${collectionId}`,
+  );
+}
+
+/**
+ * What a client wrote of an item, as STAC: its free-form properties with its title, description and
+ * time, its geometry and given bbox, its assets by href (not its uploaded file, which is the portal's),
+ * and no links (they are kept unless the request gives its own).
+ */
+function writtenItem(row: ItemRow): StacItemInput {
+  const time =
+    row.start_datetime !== null && row.end_datetime !== null
+      ? {
+          datetime: null,
+          start_datetime: row.start_datetime.toISOString(),
+          end_datetime: row.end_datetime.toISOString(),
+        }
+      : row.datetime === null
+        ? {}
+        : { datetime: row.datetime.toISOString() };
+  return {
+    type: 'Feature',
+    id: row.id,
+    collection: row.parent_id ?? '',
+    geometry: row.geometry,
+    ...(row.bbox === null ? {} : { bbox: row.bbox }),
+    properties: {
+      ...row.properties,
+      title: row.title,
+      ...(row.description === null ? {} : { description: row.description }),
+      ...time,
+    },
+    assets: Object.fromEntries(row.href_assets.map(({ key, asset }) => [key, asset])),
+  };
+}
+
+/**
+ * The update a whole Item means: title, description, metadata and assets replaced; links only when
+ * the Item gives them (a STAC client rarely round-trips the portal's own links).
+ */
+function replacement(
+  deps: ApiDependencies,
+  item: StacItemInput,
+  row: ItemRow,
+  keepLinks: boolean,
+): PortalObjectChanges {
+  if (item.id !== undefined && item.id.toLowerCase() !== row.id) {
+    throw new HttpProblem(
+      400,
+      `id: '${item.id.slice(0, 100)}' is not the item of the path`,
+      'VALIDATION_FAILED',
+    );
+  }
+  const body = createBodyOf(item, row.parent_id ?? '', '');
+  return {
+    title: body.title,
+    description: body.description ?? null,
+    ...(keepLinks ? {} : { links: body.links }),
+    metadata: itemMetadataOf(body),
+    assets: Object.entries(body.assets ?? {}).map(([key, asset]) => ({ id: deps.newId(), key, asset })),
+  };
+}
+
+/** PUT (`patch: false`) replaces the Item; PATCH merges a JSON merge patch (RFC 7386) into it first. */
+function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
+  return async (req, res) => {
+    const requested: unknown = req.body;
+    if (patch && (typeof requested !== 'object' || requested === null || Array.isArray(requested))) {
+      throw new HttpProblem(
+        400,
+        'invalid body: must be a JSON object (a merge patch of the Item)',
+        'VALIDATION_FAILED',
+      );
+    }
+    const caller = await signedInCaller(deps, req);
+    const row = await itemOfPath(deps, req);
+    const merged = patch ? mergePatch(writtenItem(row), requested) : requested;
+    const item = parseInput(stacItemInputSchema, merged, patch ? 'patched item' : 'body');
+    const keepLinks = patch ? !('links' in (requested as object)) : item.links === undefined;
+    const changes = replacement(deps, item, row, keepLinks);
+    const expectedRevision = expectedRevisionFrom(req);
+    const result = await changeObject(commandContextOf(deps), {
+      id: row.id,
+      kinds: ['item'],
+      caller,
+      action: 'edit',
+      metadata: metadataOf(req, deps.now()),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+      command: ({ object, placement }): UpdatePortalObject => ({
+        type: 'UpdatePortalObject',
+        data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
+      }),
+    });
+    const collectionId = row.parent_id ?? '';
+    await respondWithItem(deps, req, res, { id: row.id, collectionId, outcome: result }, 200);
+  };
+}
+
+/** `PUT /collections/{id}/items/{itemId}`: the Item replaced by the one given (404 when there is none). */
+export const replaceItem = (deps: ApiDependencies): RequestHandler => changeItem(deps, false);
+
+/** `PATCH /collections/{id}/items/{itemId}`: the Item changed by a JSON merge patch. */
+export const patchItem = (deps: ApiDependencies): RequestHandler => changeItem(deps, true);

@@ -1,0 +1,169 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { stacItemCollectionInputSchema, stacItemInputSchema, type StacItemInput } from '@portal/contracts';
+import { deleteObjects, requireFound } from '@portal/commands';
+import { DomainError, isUuid, type Caller } from '@portal/domain';
+import { principalsOf } from '../../auth/caller.js';
+import { commandCaller } from '../../commands/command-caller.js';
+import { commandContextOf } from '../../commands/command-context.js';
+import { metadataOf } from '../../commands/metadata.js';
+import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
+import type { ApiDependencies } from '../../dependencies.js';
+import { baseUrlOf } from '../../http/base-url.js';
+import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
+import { parseInput } from '../../http/validate.js';
+import { runRegisterItem } from '../../items/create-item.js';
+import { findAssetsOf } from '../../read-model/asset-rows.js';
+import { findVisibleObject, type PortalObjectRow } from '../../read-model/portal-object-rows.js';
+import { stacItem } from '../item-json.js';
+import { findVisibleItem } from '../item-query.js';
+import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
+import { clientItemId, createBodyOf } from './item-input.js';
+
+// The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
+// is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
+// the same rights (anonymous 401; an object the caller cannot see 404, one they may not change 403).
+
+/** A path parameter as the route declared it. */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Who writes: a signed-in caller, or 401 before anything is looked up, as the portal API answers an
+ * anonymous write whatever it names.
+ */
+export async function signedInCaller(deps: ApiDependencies, req: Request): Promise<Caller> {
+  const caller = await commandCaller(deps, req);
+  if (caller.userId === null) throw new DomainError('UNAUTHENTICATED', 'sign in to change the catalog');
+  return caller;
+}
+
+/** The path's collection as the caller sees it; anything else (a malformed id too) is a 404. */
+export async function visibleCollectionRow(deps: ApiDependencies, req: Request): Promise<PortalObjectRow> {
+  const id = pathParam(req, 'collectionId');
+  const row = isUuid(id)
+    ? await findVisibleObject(deps.pool, id.toLowerCase(), principalsOf(req), 'collection')
+    : null;
+  return requireFound(row, `collection ${id}`);
+}
+
+export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
+  return (await visibleCollectionRow(deps, req)).id;
+}
+
+/** The body as the Items it adds: an ItemCollection's features, or the one Item. */
+function itemsOf(body: unknown): { items: StacItemInput[]; many: boolean } {
+  const many =
+    typeof body === 'object' && body !== null && 'type' in body && body.type === 'FeatureCollection';
+  if (many) return { items: parseInput(stacItemCollectionInputSchema, body, 'body').features, many };
+  return { items: [parseInput(stacItemInputSchema, body, 'body')], many };
+}
+
+/**
+ * Answers the one Item added with its STAC JSON once projected (201, `Location`), or its id alone
+ * when asked to answer at once or when the projection is slower than the API waits (202).
+ */
+export async function respondWithItem(
+  deps: ApiDependencies,
+  req: Request,
+  res: Response,
+  created: { id: string; collectionId: string; outcome: CommandOutcome },
+  status: 200 | 201 = 201,
+): Promise<void> {
+  const baseUrl = baseUrlOf(req, deps.config);
+  const urls = stacUrls(baseUrl);
+  const { id, collectionId, outcome } = created;
+  writeConsistencyHeaders(res, outcome.position, outcome.revision);
+  res.setHeader('Location', urls.item(id, collectionId));
+  const projected =
+    outcome.position === null ||
+    (!prefersAsync(req) && (await deps.projection.waitFor(outcome.position, deps.config.PROJECTION_WAIT_MS)));
+  if (prefersAsync(req)) res.setHeader('Preference-Applied', 'respond-async');
+  const row = projected ? await findVisibleItem(deps.pool, id, principalsOf(req)) : null;
+  if (row === null) {
+    res.status(202).json({ id, collection: collectionId });
+    return;
+  }
+  const assets = await findAssetsOf(deps.pool, [row.id]);
+  res
+    .status(status)
+    .type(GEOJSON_TYPE)
+    .json(stacItem(row, assets.get(row.id) ?? [], urls, baseUrl));
+}
+
+/**
+ * `POST /collections/{id}/items`: an Item, or an ItemCollection, each registered by href in the path's
+ * collection. Every Item is checked before any is created; the creates then run in order, and one
+ * refused (an id that exists: 409) stops the rest, the earlier ones staying created (the extension
+ * allows it; the error names the Item).
+ */
+export function addItems(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const { items, many } = itemsOf(req.body);
+    const caller = await signedInCaller(deps, req);
+    const collectionId = await visibleCollection(deps, req);
+    const prepared = items.map((item, index) => {
+      const position = many ? `features[${index}].` : '';
+      return { id: clientItemId(item, position), body: createBodyOf(item, collectionId, position) };
+    });
+    const ids: string[] = [];
+    let last: CommandOutcome = { position: null, revision: null };
+    for (const { id, body } of prepared) {
+      const created = await runRegisterItem(deps, req, caller, body, id);
+      ids.push(created.id);
+      last = created.outcome;
+    }
+    const [only] = ids;
+    if (!many && only !== undefined) {
+      await respondWithItem(deps, req, res, { id: only, collectionId, outcome: last });
+      return;
+    }
+    // Several streams changed: the position of the last one covers them all, no single revision.
+    await respondToCommand(
+      deps,
+      req,
+      res,
+      { position: last.position, revision: null },
+      {
+        status: 201,
+        body: { ids },
+      },
+    );
+  };
+}
+
+/**
+ * `DELETE /collections/{id}/items/{itemId}`: the portal's delete of an item of that collection. An item
+ * that does not exist (or not in this collection, or not visible to the caller) answers 404.
+ */
+export function deleteItem(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const caller = await signedInCaller(deps, req);
+    const collectionId = await visibleCollection(deps, req);
+    const itemId = pathParam(req, 'itemId');
+    const row = await findVisibleItem(deps.pool, itemId, principalsOf(req));
+    const item = requireFound(
+      row !== null && row.parent_id === collectionId ? row : null,
+      `item ${itemId} in collection ${collectionId}`,
+    );
+    const expectedRevision = expectedRevisionFrom(req);
+    const result = await deleteObjects(commandContextOf(deps), {
+      ids: [item.id],
+      kinds: ['item'],
+      recursive: false,
+      caller,
+      metadata: metadataOf(req, deps.now()),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    });
+    const [object] = result.objects;
+    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
+    await respondToCommand(
+      deps,
+      req,
+      res,
+      { position: result.position, revision },
+      { status: 200, body: { deleted: [item.id] } },
+    );
+  };
+}
