@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
+import { sqlFileStatements } from '../../sql-statements.js';
 
 /**
  * `inventory_totals`: live objects and asset bytes per set of read principals, kind and status. Its DDL
@@ -9,6 +10,7 @@ import type { ReadModel } from '../../projection.js';
 export const inventoryTotalsReadModel: ReadModel = {
   name: 'inventory-totals',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  readerDdl: sqlFileStatements(new URL('./triggers.sql', import.meta.url)),
   apply: () => Promise.resolve(),
   sets: { footprint: () => ({}), applyRun: () => Promise.resolve() },
 };
