@@ -98,9 +98,29 @@ const smokes: readonly Smoke[] = [
   },
   {
     script: 'bench/replay.ts',
-    args: ['--events', '800', '--batch-sizes', '300', '--segment', '400'],
+    args: [
+      '--events',
+      '800',
+      '--batch-sizes',
+      '300',
+      '--segment',
+      '400',
+      '--modes',
+      'projector,rebuild-lean',
+    ],
     bench: 'replay',
-    expected: { seeding: { events: 800 }, runs: [{ ...replayRun(300, 800), segmentRates: [rate, rate] }] },
+    expected: {
+      seeding: { events: 800 },
+      runs: [
+        { mode: 'projector', ...replayRun(300, 800), segmentRates: [rate, rate], phaseSeconds: null },
+        {
+          mode: 'rebuild-lean',
+          ...replayRun(300, 800),
+          segmentRates: [rate, rate],
+          phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
+        },
+      ],
+    },
     agreeing: replayAgrees,
   },
   {
