@@ -60,11 +60,16 @@ export function statementLabel(statement: string): string {
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const created =
-    /^CREATE (?:UNIQUE )?(?:OR REPLACE )?(INDEX|TRIGGER|FUNCTION|STATISTICS|TABLE)(?: IF NOT EXISTS)? ([\w.]+)/i.exec(
-      code,
-    );
+  const creates =
+    /CREATE (?:UNIQUE )?(?:OR REPLACE )?(INDEX|TRIGGER|FUNCTION|STATISTICS|TABLE)(?: IF NOT EXISTS)? ([\w.]+)/i;
+  const created = new RegExp(`^${creates.source}`, 'i').exec(code);
   if (created) return `${(created[1] ?? '').toLowerCase()} ${created[2] ?? ''}`;
+  // A DO block: what it creates or fills first.
+  const inBlock = /^DO\b/i.test(code) ? (creates.exec(code) ?? /INSERT INTO ([\w.]+)/i.exec(code)) : null;
+  if (inBlock)
+    return inBlock.length > 2
+      ? `${(inBlock[1] ?? '').toLowerCase()} ${inBlock[2] ?? ''}…`
+      : `fill ${inBlock[1] ?? ''}`;
   return code.length > 40 ? `${code.slice(0, 40)}…` : code;
 }
 

@@ -31,8 +31,14 @@ describe('sqlStatements', () => {
   it('labels a statement by what it creates', () => {
     expect(statementLabel('-- why\nCREATE UNIQUE INDEX IF NOT EXISTS k ON t (x)')).toBe('index k');
     expect(statementLabel('CREATE OR REPLACE TRIGGER t_ins AFTER INSERT ON t')).toBe('trigger t_ins');
-    expect(statementLabel('DO $$\nBEGIN\n  IF NOT EXISTS (SELECT 1 FROM inventory_totals) THEN')).toBe(
-      'DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM…',
+    expect(
+      statementLabel('DO $$ BEGIN IF x THEN CREATE STATISTICS s_words ON (a) FROM t; END IF; END $$'),
+    ).toBe('statistics s_words…');
+    expect(statementLabel('DO $$\nBEGIN\n  IF y THEN\n    INSERT INTO inventory_totals (a) SELECT 1;')).toBe(
+      'fill inventory_totals',
+    );
+    expect(statementLabel('SELECT pg_advisory_xact_lock(hashtext($$extension:pg_trgm$$))')).toBe(
+      'SELECT pg_advisory_xact_lock(hashtext($$…',
     );
   });
 });

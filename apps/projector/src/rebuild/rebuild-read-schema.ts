@@ -1,4 +1,4 @@
-import { formatPosition, START, type EventStore, type Position } from '@portal/domain';
+import { formatPosition, START, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
 import { inTransaction, withClient, type Logger, type Pool, type PoolClient } from '@portal/platform';
 import { advisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
@@ -102,8 +102,9 @@ async function schemaExists(client: PoolClient, schema: string): Promise<boolean
  * 1. `<schema>_rebuild_<stamp>` gets the DDL and every event up to the store's head, batch by batch; a
  *    lean rebuild (the default) creates only what the projector needs to apply events, and then the
  *    indexes and triggers only readers need (with more `maintenance_work_mem`); then ANALYZE;
- * 2. one transaction locks the live checkpoint table (the live projector's next batch waits), catches up
- *    the rest, renames live → `<schema>_old_<stamp>` and fresh → `<schema>`, notifies, commits;
+ * 2. what was written meanwhile is applied in ordinary batches; then one transaction locks the live
+ *    checkpoint table (the live projector's next batch waits), catches up the rest, renames live →
+ *    `<schema>_old_<stamp>` and fresh → `<schema>`, notifies, commits;
  * 3. the old schema is dropped. The live projector then finds a checkpoint it did not write and resubscribes.
  * Only one rebuild per schema runs at a time; a failed one drops its fresh schema and leaves the live one alone.
  */
@@ -158,13 +159,17 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   };
   const until = await store.headPosition();
   let events = 0;
+  const applyReplayed = async (batch: readonly RecordedEvent[], expected: Position): Promise<Position> => {
+    const position = appliedPosition(await applyBatch(pool, target, batch, expected));
+    await statistics.eventsApplied(batch.length);
+    events += batch.length;
+    return position;
+  };
   const replayed = await replayUntil(
     store,
     { after: START, until, batchSize: options.batchSize },
     async (batch, expected) => {
-      const position = appliedPosition(await applyBatch(pool, target, batch, expected));
-      await statistics.eventsApplied(batch.length);
-      events += batch.length;
+      const position = await applyReplayed(batch, expected);
       onProgress?.({ phase: 'replaying', events, position, until });
       return position;
     },
@@ -194,10 +199,18 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
       readerDdlMs: Math.round(indexedAt - replayedAt),
       analyzeMs: Math.round(analyzedAt - indexedAt),
     },
-    'rebuild: analyzed; swapping',
+    'rebuild: analyzed; catching up and swapping',
   );
+  // What was written meanwhile (building the reader indexes of a large portal takes minutes) is applied
+  // in ordinary batches first, so the swap's catch-up, event by event under the lock the live projector
+  // waits on, is short.
   onProgress?.({ phase: 'swapping', ...reached });
-  const swapped = await swapIn(options, names, replayed.position);
+  const caughtUp = await replayUntil(
+    store,
+    { after: replayed.position, until: await store.headPosition(), batchSize: options.batchSize },
+    applyReplayed,
+  );
+  const swapped = await swapIn(options, names, caughtUp.position);
   const swappedAt = performance.now();
   log.info(
     { schema, position: formatPosition(swapped.position), events: swapped.events },
@@ -206,7 +219,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   if (swapped.replacedLive) await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.old)} CASCADE`);
   return {
     position: swapped.position,
-    events: replayed.events + swapped.events,
+    events: replayed.events + caughtUp.events + swapped.events,
     durationMs: Math.round(performance.now() - startedAt),
     phasesMs: {
       replay: Math.round(replayedAt - startedAt),
