@@ -99,14 +99,8 @@ const smokes: readonly Smoke[] = [
   {
     script: 'bench/replay.ts',
     args: [
-      '--events',
-      '800',
-      '--batch-sizes',
-      '300',
-      '--segment',
-      '400',
-      '--modes',
-      'projector,rebuild-lean',
+      ...['--events', '800', '--batch-sizes', '300', '--segment', '400'],
+      ...['--replay-modes', 'projector,rebuild-lean'],
     ],
     bench: 'replay',
     expected: {

@@ -16,7 +16,8 @@ export const replayOptionSpecs = {
     default: '500,2000',
     help: 'projector batch sizes to try',
   },
-  modes: {
+  // Not `modes`: run-all.ts takes ingest's `--modes` beside these.
+  'replay-modes': {
     env: 'BENCH_REPLAY_MODES',
     default: 'projector',
     help: 'what replays, per batch size in this order: projector, rebuild-lean, rebuild-full',
@@ -45,7 +46,7 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
   return {
     events: positiveInt('events', raw.events),
     batchSizes: positiveIntList('batch-sizes', raw['batch-sizes']),
-    modes: choiceList('modes', raw.modes, replayModes),
+    modes: choiceList('replay-modes', raw['replay-modes'], replayModes),
     segmentEvents: positiveInt('segment', raw.segment),
     seed: positiveInt('seed', raw.seed),
     timeoutMs: positiveInt('timeout-min', raw['timeout-min']) * 60_000,
