@@ -115,9 +115,23 @@ const smokes: readonly Smoke[] = [
   },
   {
     script: 'bench/replay.ts',
-    args: ['--events', '800', '--batch-sizes', '300', '--segment', '400'],
+    args: [
+      ...['--events', '800', '--batch-sizes', '300', '--segment', '400'],
+      ...['--replay-modes', 'projector,rebuild-lean'],
+    ],
     bench: 'replay',
-    expected: { seeding: { events: 800 }, runs: [{ ...replayRun(300, 800), segmentRates: [rate, rate] }] },
+    expected: {
+      seeding: { events: 800 },
+      runs: [
+        { mode: 'projector', ...replayRun(300, 800), segmentRates: [rate, rate], phaseSeconds: null },
+        {
+          mode: 'rebuild-lean',
+          ...replayRun(300, 800),
+          segmentRates: [rate, rate],
+          phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
+        },
+      ],
+    },
     agreeing: replayAgrees,
   },
   {

@@ -281,7 +281,13 @@ describe('rebuild', () => {
     expect(answer.events).toBeGreaterThan(0);
     // The progress bar on stderr: done against the estimated total, rate, time left.
     expect(rebuilt.stderr).toMatch(/\[#+-*\] +\d+\.\d% +[\d,]+\/~[\d,]+ events +[\d,]+\/s +ETA /);
-    expect(rebuilt.stderr).toContain('reached the head: catching up the rest and swapping in');
+    expect(rebuilt.stderr).toContain('reached the head\n');
+    // Then the reader indexes and triggers, one statement after the other, each named as it begins.
+    expect(rebuilt.stderr).toMatch(/\[-+\] +0\.0% +0\/\? statements .* index \w+\n/);
+    expect(rebuilt.stderr).toMatch(/\[#+\] +100\.0% +(\d+)\/~\1 statements /);
+    expect(rebuilt.stderr).toContain(
+      'built the indexes and triggers readers need\nanalyzing the rebuilt tables\ncatching up the rest and swapping in\n',
+    );
 
     // The live projector resubscribes from the swapped-in checkpoint and follows on.
     await untilTrue('the projection to catch up after the swap', async () => {

@@ -1,5 +1,14 @@
+/**
+ * How a worker replays: `projector` runs the projector from START into a fresh read schema;
+ * `rebuild-lean` and `rebuild-full` run the rebuild into it (a lean one builds the reader indexes after
+ * the replay; a full one creates them before, as rebuilds did before lean ones).
+ */
+export const replayModes = ['projector', 'rebuild-lean', 'rebuild-full'] as const;
+export type ReplayMode = (typeof replayModes)[number];
+
 /** What the replay parent hands its worker process (as JSON in `BENCH_REPLAY_JOB`), and gets back. */
 export interface ReplayJob {
+  readonly mode: ReplayMode;
   readonly databaseUrl: string;
   readonly eventsSchema: string;
   readonly readSchema: string;
@@ -15,6 +24,7 @@ export interface ReplayJob {
 }
 
 export interface ReplayWorkerResult {
+  readonly mode: ReplayMode;
   readonly batchSize: number;
   readonly events: number;
   readonly seconds: number;
@@ -23,8 +33,17 @@ export interface ReplayWorkerResult {
   readonly segmentEndsMs: readonly number[];
   /** Of the worker process (the projector and nothing else), from `process.resourceUsage()`. */
   readonly peakRssMiB: number;
+  /** A rebuild's seconds in its phases (replay, reader indexes and triggers, ANALYZE, swap); none for `projector`. */
+  readonly phaseSeconds: {
+    readonly replay: number;
+    readonly readerDdl: number;
+    readonly analyze: number;
+    readonly swap: number;
+  } | null;
 }
 
 export const REPLAY_JOB_VARIABLE = 'BENCH_REPLAY_JOB';
 /** Marks the worker's result line among its other output. */
 export const RESULT_PREFIX = 'BENCH_REPLAY_RESULT ';
+/** A rebuild's fresh schema is `<read schema>_rebuild_<stamp>` until it is swapped in: the parent analyzes it. */
+export const REBUILD_STAMP = 'bench';

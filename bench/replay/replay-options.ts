@@ -6,6 +6,7 @@ import {
   type OptionSpec,
 } from '../support/options.js';
 import { eventMixes, type EventMixName } from './portal-history.js';
+import { replayModes } from './replay-job.js';
 import type { ReplayOptions } from './run-replay.js';
 
 export const replayOptionSpecs = {
@@ -14,6 +15,12 @@ export const replayOptionSpecs = {
     env: 'BENCH_REPLAY_BATCH_SIZES',
     default: '500,2000',
     help: 'projector batch sizes to try',
+  },
+  // Not `modes`: run-all.ts takes ingest's `--modes` beside these.
+  'replay-modes': {
+    env: 'BENCH_REPLAY_MODES',
+    default: 'projector',
+    help: 'what replays, per batch size in this order: projector, rebuild-lean, rebuild-full',
   },
   segment: { env: 'BENCH_REPLAY_SEGMENT', default: '100000', help: 'events per reported segment' },
   seed: { env: 'BENCH_REPLAY_SEED', default: '20261121', help: 'seed of the synthetic history' },
@@ -39,6 +46,7 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
   return {
     events: positiveInt('events', raw.events),
     batchSizes: positiveIntList('batch-sizes', raw['batch-sizes']),
+    modes: choiceList('replay-modes', raw['replay-modes'], replayModes),
     segmentEvents: positiveInt('segment', raw.segment),
     seed: positiveInt('seed', raw.seed),
     timeoutMs: positiveInt('timeout-min', raw['timeout-min']) * 60_000,

@@ -16,8 +16,9 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
   const ofCeiling = (eventsPerSecond: number): string =>
     ceiling ? `${(eventsPerSecond / ceiling.insertsPerSecond).toFixed(2)}×` : '–';
   printTable(
-    'Projector replay from START into a fresh read schema (one worker process per batch size)',
+    'Replay from START into a fresh read schema (one worker process per mode and batch size; a rebuild is timed to its swap)',
     [
+      'mode',
       'batch size',
       'events',
       'seconds',
@@ -28,8 +29,10 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       'peak RSS MiB',
       'rows projected',
       'cpu busy',
+      'replay / indexes / analyze s',
     ],
     runs.map((run) => [
+      run.mode,
       run.batchSize,
       run.events,
       run.seconds,
@@ -40,6 +43,11 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       run.peakRssMiB,
       run.projectedObjects,
       `${Math.round(run.machineBusyPercent)}%`,
+      run.phaseSeconds === null
+        ? '–'
+        : [run.phaseSeconds.replay, run.phaseSeconds.readerDdl, run.phaseSeconds.analyze]
+            .map((seconds) => seconds.toFixed(1))
+            .join(' / '),
     ]),
   );
   if (ceiling) {
@@ -62,7 +70,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     `${((index * segmentEvents) / 1000).toLocaleString('en-US')}k–${(((index + 1) * segmentEvents) / 1000).toLocaleString('en-US')}k`;
   printTable(
     `Replay events/s per ${segmentEvents.toLocaleString('en-US')} events`,
-    ['events', ...runs.map((run) => `batch ${run.batchSize}`)],
+    ['events', ...runs.map((run) => `${run.mode} ${run.batchSize}`)],
     Array.from({ length: segments }, (_, index): Cell[] => [
       label(index),
       ...runs.map((run) => run.segmentRates[index] ?? Number.NaN),

@@ -1,7 +1,8 @@
 /**
  * Runs the projector, as the projector process does, from START over a seeded event store into a
- * fresh read schema, until its checkpoint reaches the seeded head; prints one result line. A process
- * of its own so its peak RSS is the projector's, not the seeder's.
+ * fresh read schema, until its checkpoint reaches the seeded head; or runs a rebuild (lean or full)
+ * into that schema until it is swapped in. Prints one result line. A process of its own so its peak
+ * RSS is the projector's, not the seeder's.
  */
 import { comparePositions, parsePosition, type Position } from '@portal/domain';
 import { PostgresEventStore } from '@portal/eventstore';
@@ -13,9 +14,16 @@ import {
   ensureReadSchema,
   PORTAL_PROJECTION_CHANNEL,
   portalProjection,
+  rebuildReadSchema,
   runProjector,
 } from '../../apps/projector/src/index.js';
-import { REPLAY_JOB_VARIABLE, RESULT_PREFIX, type ReplayJob, type ReplayWorkerResult } from './replay-job.js';
+import {
+  REBUILD_STAMP,
+  REPLAY_JOB_VARIABLE,
+  RESULT_PREFIX,
+  type ReplayJob,
+  type ReplayWorkerResult,
+} from './replay-job.js';
 
 // The parent holds our stdin open; if it dies (killed, crashed) nobody would stop this projector.
 process.stdin.on('end', () => process.exit(1));
@@ -33,7 +41,9 @@ const pool = createPool({
   applicationName: 'bench-replay',
 });
 const store = new PostgresEventStore(pool, { schema: job.eventsSchema });
-await ensureReadSchema(pool, { schema: job.readSchema, projection: portalProjection });
+// A rebuild creates its own schema (lean or whole), inside the time measured.
+if (job.mode === 'projector')
+  await ensureReadSchema(pool, { schema: job.readSchema, projection: portalProjection });
 await ensureOperationsSchema(pool, { schema: job.operationsSchema });
 
 const done = new AbortController();
@@ -42,12 +52,18 @@ let batches = 0;
 let startedAt = 0;
 let finishedAt = 0;
 
-/** The seeded schema is fresh, so a global position is also the count of events up to it. */
-function checkpointReached(position: Position): void {
+/** The seeded store is fresh, so a global position is also the count of events up to it. */
+function segmentsReached(position: Position): void {
   batches += 1;
   const elapsed = performance.now() - startedAt;
   while (Number(position.prepare) >= (segmentEndsMs.length + 1) * job.segmentEvents)
     segmentEndsMs.push(elapsed);
+}
+
+function checkpointReached(position: Position): void {
+  // A rebuild notifies once, as it swaps in: its batches were counted as it replayed them.
+  if (job.mode !== 'projector') return;
+  segmentsReached(position);
   if (comparePositions(position, head as Position) >= 0 && !done.signal.aborted) {
     finishedAt = performance.now();
     done.abort();
@@ -68,11 +84,15 @@ await listener.query(`LISTEN ${PORTAL_PROJECTION_CHANNEL}`);
 
 const deadline = setTimeout(() => {
   log.error({ timeoutMs: job.timeoutMs }, 'replay did not reach the head in time');
+  // A rebuild takes no signal: give up on the process.
+  if (job.mode !== 'projector') process.exit(1);
   done.abort();
 }, job.timeoutMs);
-startedAt = performance.now();
-try {
-  await runProjector({
+let phaseSeconds: ReplayWorkerResult['phaseSeconds'] = null;
+
+/** The rebuild reports its replayed batches itself (it notifies only when it swaps in). */
+async function rebuild(): Promise<void> {
+  const result = await rebuildReadSchema({
     pool,
     store,
     projection: portalProjection,
@@ -80,10 +100,40 @@ try {
     operationsSchema: job.operationsSchema,
     notifyChannel: PORTAL_PROJECTION_CHANNEL,
     batchSize: job.batchSize,
-    retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
     log,
-    signal: done.signal,
+    stamp: REBUILD_STAMP,
+    readerIndexes: job.mode === 'rebuild-full' ? 'before-replay' : 'after-replay',
+    onProgress: (progress) => {
+      if (progress.phase === 'replaying') segmentsReached(progress.position);
+    },
   });
+  finishedAt = performance.now();
+  const { replay, readerDdl, analyze, swap } = result.phasesMs;
+  phaseSeconds = {
+    replay: replay / 1000,
+    readerDdl: readerDdl / 1000,
+    analyze: analyze / 1000,
+    swap: swap / 1000,
+  };
+}
+
+startedAt = performance.now();
+try {
+  if (job.mode !== 'projector') {
+    await rebuild();
+  } else
+    await runProjector({
+      pool,
+      store,
+      projection: portalProjection,
+      schema: job.readSchema,
+      operationsSchema: job.operationsSchema,
+      notifyChannel: PORTAL_PROJECTION_CHANNEL,
+      batchSize: job.batchSize,
+      retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+      log,
+      signal: done.signal,
+    });
 } finally {
   clearTimeout(deadline);
   await listener.end();
@@ -93,12 +143,14 @@ try {
 if (finishedAt === 0) process.exit(1);
 
 const result: ReplayWorkerResult = {
+  mode: job.mode,
   batchSize: job.batchSize,
   events: job.events,
   seconds: (finishedAt - startedAt) / 1000,
   batches,
   segmentEndsMs,
   peakRssMiB: process.resourceUsage().maxRSS / 1024,
+  phaseSeconds,
 };
 // Stop watching stdin, or its open handle would keep this process alive.
 process.stdin.destroy();

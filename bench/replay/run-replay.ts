@@ -9,12 +9,21 @@ import { analyzePeriodically } from '../support/periodic-analyze.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
 import { perSecond } from '../support/stats.js';
 import { eventMixes, PortalHistory, type EventMixName } from './portal-history.js';
-import { REPLAY_JOB_VARIABLE, RESULT_PREFIX, type ReplayJob, type ReplayWorkerResult } from './replay-job.js';
+import {
+  REBUILD_STAMP,
+  REPLAY_JOB_VARIABLE,
+  RESULT_PREFIX,
+  type ReplayJob,
+  type ReplayMode,
+  type ReplayWorkerResult,
+} from './replay-job.js';
 import { seedEventStore, type SeedOutcome } from './seed-event-store.js';
 
 export interface ReplayOptions {
   readonly events: number;
   readonly batchSizes: readonly number[];
+  /** Each batch size is replayed once per mode, in this order (the projector, or a lean or full rebuild). */
+  readonly modes: readonly ReplayMode[];
   readonly segmentEvents: number;
   readonly seed: number;
   readonly timeoutMs: number;
@@ -90,7 +99,9 @@ async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
   const [code] = (await once(worker, 'exit')) as [number | null];
   const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
-    throw new Error(`replay worker (batch ${job.batchSize}) exited with ${String(code)}:\n${output}`);
+    throw new Error(
+      `replay worker (${job.mode}, batch ${job.batchSize}) exited with ${String(code)}:\n${output}`,
+    );
   }
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as ReplayWorkerResult;
 }
@@ -146,18 +157,26 @@ export async function runReplay(
     }
     const head = await seededHead(new PostgresEventStore(pool, { schema: EVENTS_SCHEMA }), options.events);
     const runs: ReplayRun[] = [];
-    for (const batchSize of options.batchSizes) {
+    const jobs = options.batchSizes.flatMap((batchSize) =>
+      options.modes.map((mode) => ({ mode, batchSize })),
+    );
+    for (const { mode, batchSize } of jobs) {
       const readSchema = scratchSchemaName('bench_read');
       const operationsSchema = scratchSchemaName('bench_ops');
-      progress(`replaying ${options.events.toLocaleString('en-US')} events, batch size ${batchSize}`);
+      progress(
+        `replaying ${options.events.toLocaleString('en-US')} events, ${mode}, batch size ${batchSize}`,
+      );
+      // A rebuild fills `<schema>_rebuild_<stamp>` and renames it at the end.
+      const filled = mode === 'projector' ? readSchema : `${readSchema}_rebuild_${REBUILD_STAMP}`;
       const stopAnalyzing =
         options.analyzeEveryMs > 0
-          ? analyzePeriodically(pool, options.analyzeEveryMs, `"${readSchema}".portal_objects`)
+          ? analyzePeriodically(pool, options.analyzeEveryMs, `"${filled}".portal_objects`)
           : () => Promise.resolve();
       const cpuMark = markCpu();
       const activeBefore = await settledActiveTimeMs(pool);
       try {
         const result = await runWorker({
+          mode,
           databaseUrl: database.url,
           eventsSchema: EVENTS_SCHEMA,
           readSchema,

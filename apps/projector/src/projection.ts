@@ -45,10 +45,22 @@ export interface SetHandler {
  * One read model: its tables (DDL run with `search_path` set to the target schema, so it names no
  * schema), its handler per event and its handler per run. `apply` and `applyRun` must be idempotent:
  * applying an event a second time changes nothing.
+ *
+ * Its DDL comes in two parts, each index in exactly one: `ddl` makes the tables, keys and functions and
+ * the indexes the projector's own statements use; `readerDdl` what only readers need. A read schema is
+ * always created with both (`ensureReadSchema`); a rebuild replays with `ddl` alone and applies
+ * `readerDdl` once its replay reached the head (docs/projection.md, "Lean rebuilds").
  */
 export interface ReadModel {
   readonly name: string;
+  /** Tables, keys, functions, and the indexes the projector's statements use (run as one script). */
   readonly ddl: string;
+  /**
+   * Statements, in order, that only readers need: indexes the API and workers read through, statistics,
+   * the triggers of read models kept by triggers (those must fill themselves from the rows when they
+   * arrive on a filled table). Applied after every read model's `ddl`. None when left out.
+   */
+  readonly readerDdl?: readonly string[];
   apply(sql: Sql, event: RecordedEvent, context: HandlerContext): Promise<void>;
   /** Without it, every event of the projection is applied alone. */
   readonly sets?: SetHandler;

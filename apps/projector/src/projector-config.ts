@@ -1,5 +1,6 @@
 import { ConfigError } from '@portal/platform';
 import { z } from 'zod';
+import { DEFAULT_INDEX_BUILD_MEMORY } from './rebuild/reader-ddl.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './runner.js';
 
 const identifier = z
@@ -26,6 +27,14 @@ const projectorEnvSchema = z.object({
   PROJECTOR_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   /** Waits before each retry of a failing handler; then the event is dead-lettered. */
   PROJECTOR_RETRY_DELAYS_MS: delayList.default([...DEFAULT_RETRY_DELAYS_MS]),
+  /**
+   * `maintenance_work_mem` of a rebuild's session while it builds the reader indexes over the replayed
+   * tables (a sort that fits in memory does not spill to disk).
+   */
+  PROJECTOR_REBUILD_INDEX_MEMORY: z
+    .string()
+    .regex(/^[1-9]\d{0,6}(kB|MB|GB)$/, 'a PostgreSQL memory size such as 256MB')
+    .default(DEFAULT_INDEX_BUILD_MEMORY),
 });
 
 export type ProjectorConfig = z.infer<typeof projectorEnvSchema>;

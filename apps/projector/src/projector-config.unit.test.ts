@@ -9,6 +9,7 @@ describe('loadProjectorConfig', () => {
       EVENTSTORE_SCHEMA: 'eventstore',
       PROJECTOR_METRICS_PORT: 9465,
       PROJECTOR_RETRY_DELAYS_MS: [100, 400, 1600],
+      PROJECTOR_REBUILD_INDEX_MEMORY: '256MB',
     });
   });
 
@@ -27,6 +28,9 @@ describe('loadProjectorConfig', () => {
     );
     expect(() => loadProjectorConfig({ PROJECTOR_RETRY_DELAYS_MS: 'soon' })).toThrow(
       /PROJECTOR_RETRY_DELAYS_MS/,
+    );
+    expect(() => loadProjectorConfig({ PROJECTOR_REBUILD_INDEX_MEMORY: '1 GB; DROP' })).toThrow(
+      /PROJECTOR_REBUILD_INDEX_MEMORY/,
     );
   });
 });

@@ -18,7 +18,12 @@ async function main(): Promise<number> {
   try {
     const result = await rebuildReadSchema(portalRebuildOptions(config, projectorConfig, resources, log));
     log.info(
-      { events: result.events, position: formatPosition(result.position), durationMs: result.durationMs },
+      {
+        events: result.events,
+        position: formatPosition(result.position),
+        durationMs: result.durationMs,
+        phasesMs: result.phasesMs,
+      },
       'rebuild complete',
     );
     return 0;

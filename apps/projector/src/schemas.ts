@@ -19,14 +19,26 @@ async function inSchema(pool: Pool, schema: string, setup: (sql: Sql) => Promise
   });
 }
 
-/** Creates the read schema (normally `read`), every read model's tables and the projection's checkpoint row. */
+/** Every read model's reader-only statements (`ReadModel.readerDdl`), in the order they are applied. */
+export function readerStatements(projection: Projection): string[] {
+  return projection.readModels.flatMap((readModel) => readModel.readerDdl ?? []);
+}
+
+/**
+ * Creates the read schema (normally `read`), every read model's tables and indexes and the projection's
+ * checkpoint row. `lean` leaves out what only readers need (`readerStatements`): a rebuild's fresh schema
+ * while it replays, which `applyReaderDdl` (rebuild/reader-ddl.ts) completes before it is swapped in.
+ */
 export async function ensureReadSchema(
   pool: Pool,
-  options: { schema: string; projection: Projection },
+  options: { schema: string; projection: Projection; lean?: boolean },
 ): Promise<void> {
   await inSchema(pool, options.schema, async (sql) => {
     await sql.query(projectionCheckpointsDdl);
     for (const readModel of options.projection.readModels) await sql.query(readModel.ddl);
+    if (options.lean !== true) {
+      for (const statement of readerStatements(options.projection)) await sql.query(statement);
+    }
     await initCheckpoint(sql, options.projection.name);
   });
 }

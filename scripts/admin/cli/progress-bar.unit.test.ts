@@ -41,4 +41,25 @@ describe('the rebuild progress line', () => {
       'swapped in\n',
     ]);
   });
+
+  it('draws at once when the detail changes, in its own unit, with the detail last', () => {
+    const lines: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    let now = 0;
+    const bar = new ProgressBar(out, () => now, 'statements');
+    bar.update(0, 0, 'index a');
+    now = 100;
+    bar.update(1, 0.25, 'index b');
+    now = 200;
+    bar.update(1, 0.25, 'index b');
+    expect(lines).toEqual([
+      '[------------------------]    0.0%  0/? statements  0/s  ETA ?  index a\n',
+      '[######------------------]   25.0%  1/~4 statements  10/s  ETA 0 s  index b\n',
+    ]);
+  });
 });

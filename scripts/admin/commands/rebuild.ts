@@ -3,6 +3,7 @@ import { portalRebuildOptions } from '../../../apps/projector/src/rebuild/portal
 import {
   RebuildInProgressError,
   rebuildReadSchema,
+  type RebuildProgress,
 } from '../../../apps/projector/src/rebuild/rebuild-read-schema.js';
 import { defineCommand } from '../cli/command.js';
 import { AdminFailure, EXIT_CODES, failureOf, refused } from '../cli/failure.js';
@@ -15,6 +16,46 @@ function fractionOf(position: Position, until: Position): number {
   return Number(position.prepare) / Number(until.prepare);
 }
 
+/**
+ * The rebuild's progress on `out`: a bar of the events replayed, then one of the reader statements
+ * (indexes, statistics, triggers) with the one being applied, then a line as the ANALYZE and the swap begin.
+ */
+function rebuildProgress(
+  out: NodeJS.WritableStream & { readonly isTTY?: boolean },
+): (progress: RebuildProgress) => void {
+  const events = new ProgressBar(out);
+  let replayed = false;
+  let statements: ProgressBar | null = null;
+  const reachedHead = (progress: RebuildProgress): void => {
+    if (replayed) return;
+    replayed = true;
+    events.finish(progress.events, 1, 'reached the head');
+  };
+  return (progress) => {
+    switch (progress.phase) {
+      case 'replaying':
+        events.update(progress.events, fractionOf(progress.position, progress.until));
+        return;
+      case 'indexing': {
+        reachedHead(progress);
+        const ddl = progress.readerDdl;
+        if (ddl === undefined) return;
+        statements ??= new ProgressBar(out, undefined, 'statements');
+        if (ddl.done < ddl.total) statements.update(ddl.done, ddl.done / ddl.total, ddl.current);
+        else statements.finish(ddl.done, 1, 'built the indexes and triggers readers need');
+        return;
+      }
+      case 'analyzing':
+        reachedHead(progress);
+        out.write('analyzing the rebuilt tables\n');
+        return;
+      case 'swapping':
+        out.write('catching up the rest and swapping in\n');
+        return;
+    }
+  };
+}
+
 export const rebuildCommand = defineCommand({
   path: ['rebuild'],
   positionals: [],
@@ -22,16 +63,18 @@ export const rebuildCommand = defineCommand({
   summary: 'replay every event into a fresh read schema and swap it in, with a progress bar',
   details: [
     "The projector's rebuild (as npm run rebuild -w apps/projector): every event up to the head is",
-    'replayed into <schema>_rebuild_<time>, then one short transaction catches up the rest and swaps',
-    'it in for the live schema; the API keeps answering and a running projector carries on from the',
-    'new checkpoint. Events the operator skipped are passed over. Progress (events done against the',
-    'estimated total, rate, time left) goes to stderr. A failed rebuild leaves the live schema as it',
-    'was (exit 1); a second rebuild while one runs is refused.',
+    'replayed into <schema>_rebuild_<time> (with only the indexes the projector needs), then the',
+    'indexes and triggers readers need are built and the tables analyzed; one short transaction',
+    'catches up the rest and swaps it in for the live schema; the API keeps answering and a running',
+    'projector carries on from the new checkpoint. Events the operator skipped are passed over.',
+    'Progress (events, then reader statements, done against the total, rate, time left) goes to',
+    'stderr. A failed rebuild leaves the live schema as it was (exit 1); a second rebuild while one',
+    'runs is refused.',
   ].join('\n'),
   async run(context) {
     const { resources } = context;
     const store = await resources.store();
-    const bar = new ProgressBar(context.progress);
+    const bars = rebuildProgress(context.progress);
     const options = portalRebuildOptions(
       resources.config,
       resources.projectorConfig,
@@ -42,13 +85,7 @@ export const rebuildCommand = defineCommand({
     try {
       result = await rebuildReadSchema({
         ...options,
-        onProgress: (progress) => {
-          if (progress.phase === 'replaying') {
-            bar.update(progress.events, fractionOf(progress.position, progress.until));
-          } else {
-            bar.finish(progress.events, 1, 'reached the head: catching up the rest and swapping in');
-          }
-        },
+        onProgress: bars,
       });
     } catch (error) {
       if (error instanceof RebuildInProgressError) throw refused(error.message);

@@ -22,6 +22,7 @@ export function portalRebuildOptions(
     operationsSchema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA,
     notifyChannel: PORTAL_PROJECTION_CHANNEL,
     batchSize: config.PROJECTOR_BATCH_SIZE,
+    indexBuildMemory: projectorConfig.PROJECTOR_REBUILD_INDEX_MEMORY,
     log,
   };
 }

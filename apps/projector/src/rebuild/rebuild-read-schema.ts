@@ -1,4 +1,4 @@
-import { formatPosition, START, type EventStore, type Position } from '@portal/domain';
+import { formatPosition, START, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
 import { inTransaction, withClient, type Logger, type Pool, type PoolClient } from '@portal/platform';
 import { advisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
@@ -8,6 +8,7 @@ import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
+import { applyReaderDdl, type ReaderDdlProgress } from './reader-ddl.js';
 import { replayUntil } from './replay.js';
 
 export interface RebuildOptions {
@@ -27,25 +28,46 @@ export interface RebuildOptions {
    * applied (and a skipped poison event fails the rebuild).
    */
   readonly operationsSchema?: string;
-  /** Told after each replayed batch, and once as the swap begins (a progress display). */
+  /** Told after each replayed batch, before each reader statement, and as the ANALYZE and the swap begin. */
   readonly onProgress?: (progress: RebuildProgress) => void;
+  /**
+   * When the indexes and triggers only readers need are made: `after-replay` (the default, a lean
+   * rebuild: the replay maintains only the indexes the projector's statements use) or `before-replay`
+   * (the fresh schema gets the whole DDL first, as a live one has; kept to measure the difference).
+   */
+  readonly readerIndexes?: 'after-replay' | 'before-replay';
+  /** `maintenance_work_mem` while the reader indexes are built after the replay; `DEFAULT_INDEX_BUILD_MEMORY`. */
+  readonly indexBuildMemory?: string;
 }
 
 export interface RebuildProgress {
-  /** `replaying` into the fresh schema, batch by batch; `swapping`: catching up the rest and swapping in. */
-  readonly phase: 'replaying' | 'swapping';
+  /**
+   * `replaying` into the fresh schema, batch by batch; `indexing`: making the reader indexes and triggers
+   * (a lean rebuild, statement by statement, `readerDdl`); `analyzing` the filled tables; `swapping`:
+   * catching up the rest and swapping in.
+   */
+  readonly phase: 'replaying' | 'indexing' | 'analyzing' | 'swapping';
   /** Events replayed so far. */
   readonly events: number;
   /** The position replayed to. */
   readonly position: Position;
   /** The head when the rebuild began: `replaying` ends there. */
   readonly until: Position;
+  /** In phase `indexing`: the reader statements applied so far. */
+  readonly readerDdl?: ReaderDdlProgress;
 }
 
 export interface RebuildResult {
   readonly position: Position;
   readonly events: number;
   readonly durationMs: number;
+  /** Where the time went: the replay, the reader indexes and triggers (0 unless lean), ANALYZE, the swap. */
+  readonly phasesMs: {
+    readonly replay: number;
+    readonly readerDdl: number;
+    readonly analyze: number;
+    readonly swap: number;
+  };
 }
 
 /** Another rebuild of the same schema holds its lock: one at a time. */
@@ -77,9 +99,12 @@ async function schemaExists(client: PoolClient, schema: string): Promise<boolean
 /**
  * Replays every event into a fresh schema and swaps it in for `schema` while the API keeps reading and
  * the live projector keeps running:
- * 1. `<schema>_rebuild_<stamp>` gets the DDL and every event up to the store's head, batch by batch;
- * 2. one transaction locks the live checkpoint table (the live projector's next batch waits), catches up
- *    the rest, renames live → `<schema>_old_<stamp>` and fresh → `<schema>`, notifies, commits;
+ * 1. `<schema>_rebuild_<stamp>` gets the DDL and every event up to the store's head, batch by batch; a
+ *    lean rebuild (the default) creates only what the projector needs to apply events, and then the
+ *    indexes and triggers only readers need (with more `maintenance_work_mem`); then ANALYZE;
+ * 2. what was written meanwhile is applied in ordinary batches; then one transaction locks the live
+ *    checkpoint table (the live projector's next batch waits), catches up the rest, renames live →
+ *    `<schema>_old_<stamp>` and fresh → `<schema>`, notifies, commits;
  * 3. the old schema is dropped. The live projector then finds a checkpoint it did not write and resubscribes.
  * Only one rebuild per schema runs at a time; a failed one drops its fresh schema and leaves the live one alone.
  */
@@ -117,8 +142,9 @@ async function skippedEvents(sql: Sql, options: RebuildOptions): Promise<{ passO
 async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise<RebuildResult> {
   const { pool, store, projection, schema, log, onProgress } = options;
   const startedAt = performance.now();
-  await ensureReadSchema(pool, { schema: names.fresh, projection });
-  log.info({ schema: names.fresh }, 'rebuild: replaying every event into a fresh schema');
+  const lean = options.readerIndexes !== 'before-replay';
+  await ensureReadSchema(pool, { schema: names.fresh, projection, lean });
+  log.info({ schema: names.fresh, lean }, 'rebuild: replaying every event into a fresh schema');
   // Analyzed as it grows, so the prepared statements plan on statistics of its size.
   const statistics = new ReadSchemaStatistics(pool, names.fresh, log);
   await statistics.analyzeIfNever();
@@ -133,26 +159,59 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   };
   const until = await store.headPosition();
   let events = 0;
+  const applyReplayed = async (batch: readonly RecordedEvent[], expected: Position): Promise<Position> => {
+    const position = appliedPosition(await applyBatch(pool, target, batch, expected));
+    await statistics.eventsApplied(batch.length);
+    events += batch.length;
+    return position;
+  };
   const replayed = await replayUntil(
     store,
     { after: START, until, batchSize: options.batchSize },
     async (batch, expected) => {
-      const position = appliedPosition(await applyBatch(pool, target, batch, expected));
-      await statistics.eventsApplied(batch.length);
-      events += batch.length;
+      const position = await applyReplayed(batch, expected);
       onProgress?.({ phase: 'replaying', events, position, until });
       return position;
     },
   );
-  // Fresh tables have no statistics of their full size yet; the API's first queries after the swap
-  // should not plan blind.
-  await analyzeTables(pool, names.fresh);
+  const reached = { events: replayed.events, position: replayed.position, until };
+  const replayedAt = performance.now();
   log.info(
-    { events: replayed.events, position: formatPosition(replayed.position) },
-    'rebuild: reached head; swapping',
+    { events: replayed.events, position: formatPosition(replayed.position), lean },
+    lean ? 'rebuild: reached head; building the reader indexes and triggers' : 'rebuild: reached head',
   );
-  onProgress?.({ phase: 'swapping', events: replayed.events, position: replayed.position, until });
-  const swapped = await swapIn(options, names, replayed.position);
+  if (lean) {
+    await applyReaderDdl(pool, {
+      schema: names.fresh,
+      projection,
+      ...(options.indexBuildMemory === undefined ? {} : { memory: options.indexBuildMemory }),
+      onStatement: (readerDdl) => onProgress?.({ phase: 'indexing', ...reached, readerDdl }),
+    });
+  }
+  const indexedAt = performance.now();
+  // Fresh tables have no statistics of their full size yet (nor the expression indexes just built); the
+  // API's first queries after the swap should not plan blind.
+  onProgress?.({ phase: 'analyzing', ...reached });
+  await analyzeTables(pool, names.fresh);
+  const analyzedAt = performance.now();
+  log.info(
+    {
+      readerDdlMs: Math.round(indexedAt - replayedAt),
+      analyzeMs: Math.round(analyzedAt - indexedAt),
+    },
+    'rebuild: analyzed; catching up and swapping',
+  );
+  // What was written meanwhile (building the reader indexes of a large portal takes minutes) is applied
+  // in ordinary batches first, so the swap's catch-up, event by event under the lock the live projector
+  // waits on, is short.
+  onProgress?.({ phase: 'swapping', ...reached });
+  const caughtUp = await replayUntil(
+    store,
+    { after: replayed.position, until: await store.headPosition(), batchSize: options.batchSize },
+    applyReplayed,
+  );
+  const swapped = await swapIn(options, names, caughtUp.position);
+  const swappedAt = performance.now();
   log.info(
     { schema, position: formatPosition(swapped.position), events: swapped.events },
     'rebuild: swapped in',
@@ -160,8 +219,14 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   if (swapped.replacedLive) await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.old)} CASCADE`);
   return {
     position: swapped.position,
-    events: replayed.events + swapped.events,
+    events: replayed.events + caughtUp.events + swapped.events,
     durationMs: Math.round(performance.now() - startedAt),
+    phasesMs: {
+      replay: Math.round(replayedAt - startedAt),
+      readerDdl: Math.round(indexedAt - replayedAt),
+      analyze: Math.round(analyzedAt - indexedAt),
+      swap: Math.round(swappedAt - analyzedAt),
+    },
   };
 }
 

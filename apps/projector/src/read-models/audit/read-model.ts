@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isStructureStream } from '@portal/domain';
 import type { ReadModel } from '../../projection.js';
+import { sqlFileStatements } from '../../sql-statements.js';
 import { auditSubjectOf, auditValues } from './audit-row.js';
 import { insertAuditRows } from './audit-run.js';
 
@@ -34,6 +35,7 @@ const insertAuditEvent = {
 export const auditReadModel: ReadModel = {
   name: 'audit',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded) {
     // How moves and deletes were serialized is bookkeeping, not a change: the moved or deleted object's
     // own event is what the trail shows.

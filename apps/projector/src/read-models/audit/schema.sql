@@ -26,12 +26,6 @@ CREATE TABLE IF NOT EXISTS audit_events (
   data jsonb NOT NULL,
   metadata jsonb NOT NULL
 );
-CREATE INDEX IF NOT EXISTS audit_events_org ON audit_events (org_id, seq);
-CREATE INDEX IF NOT EXISTS audit_events_org_time ON audit_events (org_id, occurred_at, seq);
-CREATE INDEX IF NOT EXISTS audit_events_object ON audit_events (object_id, seq) WHERE object_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS audit_events_ancestors ON audit_events USING gin (ancestor_ids);
-CREATE INDEX IF NOT EXISTS audit_events_actor ON audit_events (org_id, actor_id, seq);
--- Cursors and SSE ids name events by position. Unique in every real store, but the event id is the
--- idempotence key, so the position gets a plain index (the first version declared it UNIQUE).
+-- The first version declared the position UNIQUE; the event id is the idempotence key (the projector's
+-- ON CONFLICT), and the position gets a plain index with the other readers' ones (reader-indexes.sql).
 ALTER TABLE audit_events DROP CONSTRAINT IF EXISTS audit_events_position_key;
-CREATE INDEX IF NOT EXISTS audit_events_position ON audit_events (position);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
+import { sqlFileStatements } from '../../sql-statements.js';
 import { asIdentityEvent } from './events.js';
 import { applyIdentityEvent } from './handlers.js';
 import { applyIdentityRun, identityFootprint } from './identity-run.js';
@@ -8,6 +9,7 @@ import { applyIdentityRun, identityFootprint } from './identity-run.js';
 export const identityReadModel: ReadModel = {
   name: 'identity',
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+  readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded) {
     const event = asIdentityEvent(recorded);
     if (event) await applyIdentityEvent(sql, event, recorded);

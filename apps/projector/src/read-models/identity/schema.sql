@@ -3,6 +3,9 @@
 -- and for invitations. Credentials, sessions and API key digests are not here: the API keeps them in its
 -- own `auth` schema and they never enter an event.
 --
+-- The projector finds these rows by their keys only; the indexes the API's lookups use (by email, a user's
+-- organizations, an organization's or an email's invitations) are in reader-indexes.sql.
+--
 -- Applied with search_path on the read schema: names no schema.
 CREATE TABLE IF NOT EXISTS users (
   id uuid PRIMARY KEY,
@@ -10,7 +13,6 @@ CREATE TABLE IF NOT EXISTS users (
   name text NOT NULL,
   created_at timestamptz NOT NULL
 );
-CREATE INDEX IF NOT EXISTS users_email ON users (lower(email));
 -- When the operator disabled the account (UserDisabled); added in place on an existing read schema.
 ALTER TABLE users ADD COLUMN IF NOT EXISTS disabled_at timestamptz;
 
@@ -36,8 +38,6 @@ CREATE TABLE IF NOT EXISTS org_members (
   updated_at timestamptz NOT NULL,
   PRIMARY KEY (org_id, user_id)
 );
--- "My organizations" of users/me and organization/list.
-CREATE INDEX IF NOT EXISTS org_members_user ON org_members (user_id, org_id);
 
 CREATE TABLE IF NOT EXISTS org_invitations (
   id uuid PRIMARY KEY,
@@ -56,5 +56,3 @@ CREATE TABLE IF NOT EXISTS org_invitations (
 ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancelled_at timestamptz;
 ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancel_reason text
   CHECK (cancel_reason IN ('cancelled', 'inviter-removed', 'inviter-demoted'));
-CREATE INDEX IF NOT EXISTS org_invitations_org ON org_invitations (org_id, created_at);
-CREATE INDEX IF NOT EXISTS org_invitations_email ON org_invitations (email, created_at);

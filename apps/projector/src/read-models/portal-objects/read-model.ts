@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ReadModel } from '../../projection.js';
+import { sqlFileStatements } from '../../sql-statements.js';
 import { accessFunctions } from './access-handlers.js';
 import { deleteFunction } from './delete-statement.js';
 import { asPortalObjectEvent } from './events.js';
@@ -17,6 +18,7 @@ export const portalObjectsReadModel: ReadModel = {
     readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
     ...[moveFunction, deleteFunction, ...accessFunctions].map(statementFunctionDdl),
   ].join('\n'),
+  readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded, context) {
     const event = asPortalObjectEvent(recorded);
     if (!event) {

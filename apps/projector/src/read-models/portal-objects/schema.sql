@@ -38,11 +38,10 @@ DROP INDEX IF EXISTS portal_objects_sibling_slug;
 CREATE UNIQUE INDEX IF NOT EXISTS portal_objects_sibling_slug_in_org
   ON portal_objects (COALESCE(parent_id, org_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)
   WHERE deleted_at IS NULL;
--- Path lookup at the root level finds a slug in every organization (apps/api/src/browser/path-lookup.ts).
-CREATE INDEX IF NOT EXISTS portal_objects_root_slug ON portal_objects (slug)
-  WHERE deleted_at IS NULL AND parent_id IS NULL;
+-- Every index in this file is one the projector's own statements use (the rest, which only readers use, are
+-- in reader-indexes.sql): the keys, the sibling slug key above, a node's live children (a recounted child
+-- count, a collection's extent over its ready items; the API's children by kind or title too) and a subtree.
 CREATE INDEX IF NOT EXISTS portal_objects_parent ON portal_objects (parent_id, kind, title, id) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS portal_objects_kind_created ON portal_objects (kind, created_at, id) WHERE deleted_at IS NULL;
 -- fastupdate off: subtree moves and deletes search this index inside busy batches, and a pending list
 -- (scanned whole by every search) would make them slower the more objects were created recently.
 CREATE INDEX IF NOT EXISTS portal_objects_ancestors ON portal_objects USING gin (ancestor_ids) WITH (fastupdate = off);
@@ -91,10 +90,6 @@ ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS href_assets jsonb NOT NULL D
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_bbox double precision[];
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_start timestamptz;
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_end timestamptz;
-CREATE INDEX IF NOT EXISTS portal_objects_footprint ON portal_objects USING gist (footprint) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS portal_objects_status ON portal_objects (kind, status, created_at, id) WHERE deleted_at IS NULL;
--- `GET /portal/items/?status=failed` without a kind: a pipeline polling its failures.
-CREATE INDEX IF NOT EXISTS portal_objects_status_any_kind ON portal_objects (status, created_at, id) WHERE deleted_at IS NULL;
 
 -- The multipart upload behind each item: one row per item, kept after it ends for `GET .../upload`.
 CREATE TABLE IF NOT EXISTS uploads (
@@ -118,9 +113,6 @@ CREATE TABLE IF NOT EXISTS uploads (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );
--- The upload worker's sweep: open uploads past their time to live, completions that never got a job.
-CREATE INDEX IF NOT EXISTS uploads_open_expiry ON uploads (expires_at) WHERE status IN ('uploading', 'failed');
-CREATE INDEX IF NOT EXISTS uploads_processing ON uploads (completion_requested_at) WHERE status = 'processing';
 
 -- Files attached to items once their upload completed.
 CREATE TABLE IF NOT EXISTS assets (
@@ -134,7 +126,6 @@ CREATE TABLE IF NOT EXISTS assets (
   file_name text,
   created_at timestamptz NOT NULL
 );
-CREATE INDEX IF NOT EXISTS assets_item ON assets (item_id);
 
 -- Bytes of the item's assets, beside its kind and status, so totals over any filter (a wide parent's
 -- children, a text search) are one scan of one index instead of a join with every asset. Filled from
@@ -150,33 +141,13 @@ BEGIN
      WHERE o.id = s.item_id;
   END IF;
 END $$;
-CREATE INDEX IF NOT EXISTS portal_objects_parent_totals
-  ON portal_objects (parent_id, kind, status) INCLUDE (asset_bytes) WHERE deleted_at IS NULL;
 
--- Browser and inventory: every page the API serves is a range scan of one of these per kind (keyset
--- pagination on the sort key and the id; the API merges the kinds in order), so a page costs the same
--- on the last of 100,000 children as on the first, and a filter on some kinds never reads the others.
--- A node's children (the root level too: `parent_id IS NULL` is an index condition) by kind or title use
--- `portal_objects_parent` above; by time, these:
-CREATE INDEX IF NOT EXISTS portal_objects_parent_created ON portal_objects (parent_id, created_at, id) WHERE deleted_at IS NULL;
-CREATE INDEX IF NOT EXISTS portal_objects_parent_updated ON portal_objects (parent_id, updated_at, id) WHERE deleted_at IS NULL;
--- The flat inventory by kind or title, and by change time (by creation time: `portal_objects_kind_created`
--- above). `depth >= 1` holds for every row: it is there so that only queries stating it (the inventory
--- without `parentId`) can use these. A node's children must never be read by walking a portal-wide
--- order and filtering on the parent: past the parent's last child the walk would read the rest of the table.
-CREATE INDEX IF NOT EXISTS portal_objects_inventory_kind_title ON portal_objects (kind, title, id)
-  WHERE deleted_at IS NULL AND depth >= 1;
-CREATE INDEX IF NOT EXISTS portal_objects_inventory_kind_updated ON portal_objects (kind, updated_at, id)
-  WHERE deleted_at IS NULL AND depth >= 1;
--- The inventory's `q` (a substring of the title or description, any case) through trigram matching.
+-- The inventory's `q` (a substring of the title or description, any case) is found through trigram matching
+-- (the index is in reader-indexes.sql; the extension is created here, where the schema's setup holds the lock).
 -- pg_trgm is a trusted extension; it goes to `public` (never to this schema, which a rebuild renames and
 -- drops), and the lock keeps two read schemas being set up at once from both creating it.
 SELECT pg_advisory_xact_lock(hashtext('extension:pg_trgm'));
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
--- The API searches exactly this expression (apps/api/src/inventory/text-search.ts). fastupdate stays on:
--- the projector's inserts then append to a pending list instead of touching ~100 trigram entries each.
-CREATE INDEX IF NOT EXISTS portal_objects_text_trgm ON portal_objects
-  USING gin ((title || ' ' || COALESCE(description, '')) public.gin_trgm_ops) WHERE deleted_at IS NULL;
 
 -- Access (identity, docs/identity.md). Added with ADD COLUMN IF NOT EXISTS so an existing read schema
 -- gains them; its rows were created before identity existed: public, no organization, no creator.
@@ -193,15 +164,6 @@ ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS share_editors text[] NOT NUL
 -- Who may read the object (`grantsOf(path).read` of libs/domain/src/access/principals.ts): the API shows a
 -- row when this overlaps the caller's principals (`read_principals && $principals`). Sorted, distinct.
 ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS read_principals text[] NOT NULL DEFAULT '{public}';
-CREATE INDEX IF NOT EXISTS portal_objects_read_principals ON portal_objects USING gin (read_principals)
-  WHERE deleted_at IS NULL;
--- The children a caller may not see are among the live ones that are not public: the API's
--- `visibleChildCount` (apps/api/src/browser/visibility.ts) counts those of one visibility under a node in
--- one index-only range of this, never the public bulk of a wide node (~2 ms instead of ~100 ms for an
--- anonymous caller on a node of 100,000 children). Kept small: public rows are not in it.
-CREATE INDEX IF NOT EXISTS portal_objects_hidden_children ON portal_objects (parent_id, effective_visibility)
-  INCLUDE (read_principals) WHERE deleted_at IS NULL AND effective_visibility <> 'public';
-
 -- The narrower of two visibilities (`narrowerVisibility` of libs/domain/src/access/roles.ts).
 CREATE OR REPLACE FUNCTION portal_narrower_visibility(a text, b text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -266,71 +228,3 @@ RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
          ] || share_editors
 $$;
 
--- STAC item search (docs/stac.md, with the plans). An item's time is its `datetime`, or its range
--- `start_datetime`..`end_datetime`, or, when it has neither, its creation (STAC requires a time). Items
--- are served newest first by the start of that time, then by id: a page is one range of the first two
--- indexes (all items, or one parent's), walked from the previous page's last key. A search by area (and
--- time) is one scan of the third, which holds the footprint and the time range together. The expressions
--- are written exactly so in apps/api/src/stac/item-query.ts, or the planner would not match them.
-CREATE INDEX IF NOT EXISTS portal_objects_stac_time
-  ON portal_objects ((COALESCE(start_datetime, datetime, created_at)) DESC, id DESC)
-  WHERE deleted_at IS NULL AND kind = 'item';
-CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_time
-  ON portal_objects (parent_id, (COALESCE(start_datetime, datetime, created_at)) DESC, id DESC)
-  WHERE deleted_at IS NULL AND kind = 'item';
-CREATE INDEX IF NOT EXISTS portal_objects_stac_footprint_time
-  ON portal_objects USING gist (footprint, tstzrange(COALESCE(start_datetime, datetime, created_at),
-                                                     COALESCE(end_datetime, datetime, created_at), '[]'))
-  WHERE deleted_at IS NULL AND kind = 'item';
--- The sort extension's `sortby=end_datetime` (either way): the end of the item's time, so such a page is
--- one range too, all items or one parent's. `datetime` and `start_datetime` sort on the two above
--- (scanned backwards for ascending); created, updated and title on the browser's and inventory's.
-CREATE INDEX IF NOT EXISTS portal_objects_stac_end_time
-  ON portal_objects ((COALESCE(end_datetime, datetime, created_at)) DESC, id DESC)
-  WHERE deleted_at IS NULL AND kind = 'item';
-CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_end_time
-  ON portal_objects (parent_id, (COALESCE(end_datetime, datetime, created_at)) DESC, id DESC)
-  WHERE deleted_at IS NULL AND kind = 'item';
--- The longest item time (end − start), read as one probe by a search with a time interval
--- (apps/api/src/stac/item-time-sql.ts): it bounds the other end of the interval on each time index, so a
--- scan stops near the interval rather than at the oldest (or newest) item. Only items with a range.
-CREATE INDEX IF NOT EXISTS portal_objects_stac_time_length
-  ON portal_objects ((COALESCE(end_datetime, datetime, created_at) - COALESCE(start_datetime, datetime, created_at)))
-  WHERE deleted_at IS NULL AND kind = 'item' AND (start_datetime IS NOT NULL OR end_datetime IS NOT NULL);
--- The free-text extension's `q` on items: the words of the title, description and `keywords` property,
--- as apps/api/src/stac/free-text-sql.ts writes them (the `simple` configuration: any language, no
--- stemming). A search's terms, phrases, AND, OR and NOT are one tsquery this index answers.
-CREATE INDEX IF NOT EXISTS portal_objects_stac_text ON portal_objects
-  USING gin ((to_tsvector('simple'::regconfig, title || ' ' || COALESCE(description, '') || ' ' || COALESCE(properties ->> 'keywords', ''))))
-  WHERE deleted_at IS NULL AND kind = 'item';
--- Statistics of the expressions the STAC search filters on: the words (most common lexemes) and the
--- start and end of the item's time. The planner never reads the statistics of a partial index's
--- expression, so without these it assumed 0.5% of the items for any word and for any time interval:
--- it sorted every match of a common word (282 ms instead of 2 ms on 300,000 items) and of a word in a
--- year (203 ms instead of 9 ms) where walking a time index stops after one page (docs/stac.md).
--- Expression statistics need PostgreSQL 14. Filled at once when first created (later by autovacuum).
-DO $$
-DECLARE
-  created boolean := false;
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_text_words'
-                    AND stxnamespace = current_schema()::regnamespace) THEN
-    CREATE STATISTICS portal_objects_stac_text_words
-      ON (to_tsvector('simple'::regconfig, title || ' ' || COALESCE(description, '') || ' ' || COALESCE(properties ->> 'keywords', '')))
-      FROM portal_objects;
-    created := true;
-  END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_start'
-                    AND stxnamespace = current_schema()::regnamespace) THEN
-    CREATE STATISTICS portal_objects_stac_start ON (COALESCE(start_datetime, datetime, created_at)) FROM portal_objects;
-    created := true;
-  END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'portal_objects_stac_end'
-                    AND stxnamespace = current_schema()::regnamespace) THEN
-    CREATE STATISTICS portal_objects_stac_end ON (COALESCE(end_datetime, datetime, created_at)) FROM portal_objects;
-    created := true;
-  END IF;
-  IF created THEN
-    ANALYZE portal_objects;
-  END IF;
-END $$;
