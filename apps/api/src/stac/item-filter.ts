@@ -1,5 +1,6 @@
 import { Cql2Error, cql2ToSql, parseCql2Filter, type Cql2Node, type Queryable } from '@portal/cql2';
 import type { ItemCondition } from './item-query.js';
+import { itemEnd, itemStart } from './item-time-sql.js';
 import { HttpProblem } from '../http/problem.js';
 
 /**
@@ -15,10 +16,10 @@ const itemQueryables: Readonly<Record<string, Queryable>> = {
   datetime: {
     sql: `CASE WHEN ${isRange} THEN NULL ELSE COALESCE(o.datetime, o.created_at) END`,
     type: 'timestamp',
-    interval: {
-      start: `CASE WHEN ${isRange} THEN o.start_datetime ELSE COALESCE(o.datetime, o.created_at) END`,
-      end: `CASE WHEN ${isRange} THEN o.end_datetime ELSE COALESCE(o.datetime, o.created_at) END`,
-    },
+    // The item's time as the STAC time indexes declare it (item-time-sql.ts), so a temporal function
+    // reads an index range instead of every item. Equal to "the range, else the instant, else the
+    // creation": an item has both ends of a range or neither (the item metadata contract).
+    interval: { start: itemStart('o'), end: itemEnd('o') },
   },
   start_datetime: { sql: `CASE WHEN ${isRange} THEN o.start_datetime END`, type: 'timestamp' },
   end_datetime: { sql: `CASE WHEN ${isRange} THEN o.end_datetime END`, type: 'timestamp' },
