@@ -73,7 +73,10 @@ const smokes: readonly Smoke[] = [
   },
   {
     script: 'bench/ingest.ts',
-    args: ['--creates', '20', '--clients', '2', '--modes', 'async', '--warmup', '0', '--parents', '1'],
+    args: [
+      ...['--creates', '20', '--clients', '2', '--modes', 'async', '--warmup', '0', '--parents', '1'],
+      ...['--rates', '40'],
+    ],
     bench: 'ingest',
     expected: {
       runs: [
@@ -85,6 +88,7 @@ const smokes: readonly Smoke[] = [
           createsPerSecond: rate,
           breakdown: { cores: rate, cpuSeconds: { api: rate, projector: rate, postgres: rate, other: rate } },
         },
+        { mode: 'async', rate: 40, creates: 20, failed: 0, skipped: 0, appendToProjectedMs: latency },
       ],
     },
     agreeing: (result: { runs: readonly { breakdown: { cpuSeconds: { api: number } } }[] }) =>

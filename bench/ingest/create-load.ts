@@ -24,12 +24,19 @@ export interface LoadPlan {
   readonly credential: Record<string, string>;
   /** Makes titles unique across runs, so the projector's slug fast path applies as in real ingest. */
   readonly tag: string;
+  /**
+   * Open loop: creates per second sent on a schedule whatever the answers (`clients` then bounds the
+   * requests in flight; one due while that many wait is skipped and counted). Null: closed loop.
+   */
+  readonly rate: number | null;
 }
 
 export interface LoadOutcome {
   readonly samples: readonly CreateSample[];
   readonly startedAt: number;
   readonly endedAt: number;
+  /** Open loop only: creates due while `clients` requests were still waiting, so never sent. */
+  readonly skipped: number;
 }
 
 function requestFor(plan: LoadPlan, index: number): { path: string; body: string } {
@@ -78,14 +85,19 @@ async function sendCreate(
   }
 }
 
-/** `clients` loops, each sending its next create as soon as the previous one answered. */
-export async function runCreateLoad(plan: LoadPlan): Promise<LoadOutcome> {
+function headersFor(plan: LoadPlan): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
     ...plan.credential,
   };
   if (plan.mode === 'async') headers.prefer = 'respond-async';
+  return headers;
+}
+
+/** `clients` loops, each sending its next create as soon as the previous one answered. */
+async function runClosedLoop(plan: LoadPlan): Promise<LoadOutcome> {
+  const headers = headersFor(plan);
   const samples: CreateSample[] = [];
   let next = 0;
   const client = async (): Promise<void> => {
@@ -97,5 +109,41 @@ export async function runCreateLoad(plan: LoadPlan): Promise<LoadOutcome> {
   };
   const startedAt = performance.now();
   await Promise.all(Array.from({ length: plan.clients }, client));
-  return { samples, startedAt, endedAt: performance.now() };
+  return { samples, startedAt, endedAt: performance.now(), skipped: 0 };
+}
+
+/** How often the open loop looks for due creates; each look sends every create due by then. */
+const TICK_MS = 2;
+
+/**
+ * Create `i` is due at `i / rate` seconds after the start and is sent then, answered or not the ones
+ * before it: the load a pipeline offers, not the one the service lets it offer.
+ */
+async function runOpenLoop(plan: LoadPlan, rate: number): Promise<LoadOutcome> {
+  const headers = headersFor(plan);
+  const samples: CreateSample[] = [];
+  const pending = new Set<Promise<void>>();
+  let skipped = 0;
+  const startedAt = performance.now();
+  for (let index = 0; index < plan.creates;) {
+    const elapsed = performance.now() - startedAt;
+    for (; index < plan.creates && (index * 1000) / rate <= elapsed; index += 1) {
+      if (pending.size >= plan.clients) {
+        skipped += 1;
+        continue;
+      }
+      const sent: Promise<void> = sendCreate(plan, headers, index).then((sample) => {
+        samples.push(sample);
+        pending.delete(sent);
+      });
+      pending.add(sent);
+    }
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  await Promise.all(pending);
+  return { samples, startedAt, endedAt: performance.now(), skipped };
+}
+
+export function runCreateLoad(plan: LoadPlan): Promise<LoadOutcome> {
+  return plan.rate === null ? runClosedLoop(plan) : runOpenLoop(plan, plan.rate);
 }

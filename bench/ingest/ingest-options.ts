@@ -24,6 +24,11 @@ export const ingestOptionSpecs = {
     help: 'ANALYZE the stack database this often, as autovacuum would; 0 = never',
   },
   'batch-size': { env: 'BENCH_PROJECTOR_BATCH_SIZE', default: '500', help: "the projector's batch size" },
+  rates: {
+    env: 'BENCH_RATES',
+    default: '',
+    help: 'open-loop runs after the closed-loop ones: creates per second offered, comma-separated',
+  },
 } satisfies Record<string, OptionSpec>;
 
 export function readIngestOptions(raw: Record<keyof typeof ingestOptionSpecs, string>): {
@@ -38,6 +43,7 @@ export function readIngestOptions(raw: Record<keyof typeof ingestOptionSpecs, st
       warmup: nonNegativeInt('warmup', raw.warmup),
       parents: positiveInt('parents', raw.parents),
       analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
+      rates: raw.rates.trim() === '' ? [] : positiveIntList('rates', raw.rates),
     },
     // `startStack` waits for the API's info-level "listening" line, so info it is: one log line per
     // request, as in production.

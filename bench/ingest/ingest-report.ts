@@ -2,12 +2,17 @@ import { printTable } from '../support/table.js';
 import { cpuComponents, cpuMsPer, type CpuBreakdown } from '../support/process-breakdown.js';
 import type { IngestResult } from './run-ingest.js';
 
+/** `16 clients` for a closed loop, `300/s` for an open one. */
+function loadOf(result: IngestResult): string {
+  return result.rate === null ? `${result.clients} clients` : `${result.rate}/s`;
+}
+
 export function printIngestTable(results: readonly IngestResult[]): void {
   printTable(
     'Ingest over HTTP (latencies in ms; "append→projected": request start (projected) or 202 answer (async) until the projector checkpoint passed the create)',
     [
       'mode',
-      'clients',
+      'load',
       'creates',
       'creates/s',
       'projected/s',
@@ -17,6 +22,7 @@ export function printIngestTable(results: readonly IngestResult[]): void {
       'a→p p50',
       'a→p p99',
       'failed',
+      'skipped',
       'late 202',
       'batches',
       'cpu busy',
@@ -24,7 +30,7 @@ export function printIngestTable(results: readonly IngestResult[]): void {
     ],
     results.map((r) => [
       r.mode,
-      r.clients,
+      loadOf(r),
       r.creates,
       r.createsPerSecond,
       r.projectedPerSecond,
@@ -34,6 +40,7 @@ export function printIngestTable(results: readonly IngestResult[]): void {
       r.appendToProjectedMs.p50,
       r.appendToProjectedMs.p99,
       r.failed,
+      r.skipped,
       r.answeredBeforeProjection,
       r.projectorBatches,
       `${Math.round(r.cpu.machineBusyPercent)}%`,
@@ -51,14 +58,14 @@ export function printIngestCpuTable(results: readonly IngestResult[]): void {
   if (measured.length === 0) return;
   printTable(
     'CPU per create by process (ms of CPU per create, first request until projected; "postgres" is the whole cluster, "other" the rest of the machine; "idle" is the share of all cores left unused)',
-    ['mode', 'clients', ...cpuComponents, 'total', 'idle'],
+    ['mode', 'load', ...cpuComponents, 'total', 'idle'],
     measured.map((r) => {
       const breakdown = r.breakdown as CpuBreakdown;
       const perCreate = cpuMsPer(breakdown, r.creates);
       const capacity = breakdown.wallSeconds * breakdown.cores;
       return [
         r.mode,
-        r.clients,
+        loadOf(r),
         ...cpuComponents.map((name) => perCreate[name]),
         perCreate.total,
         `${Math.round((100 * breakdown.idleSeconds) / capacity)}%`,

@@ -18,11 +18,20 @@ export interface IngestOptions {
   readonly parents: number;
   /** ANALYZE the stack's database this often, as autovacuum would; 0 for never. */
   readonly analyzeEveryMs: number;
+  /** Open-loop runs after the closed-loop ones: creates per second offered, per mode; none when empty. */
+  readonly rates: readonly number[];
 }
+
+/** Requests an open-loop run lets wait at once; a create due beyond that is skipped (counted). */
+const OPEN_LOOP_IN_FLIGHT = 512;
 
 export interface IngestResult {
   readonly mode: IngestMode;
+  /** Open loop: the creates per second offered; null for a closed-loop run of `clients`. */
+  readonly rate: number | null;
   readonly clients: number;
+  /** Open loop: creates due while OPEN_LOOP_IN_FLIGHT requests waited, never sent. */
+  readonly skipped: number;
   readonly creates: number;
   /** No HTTP answer, or a status other than the mode's success (201 or 202). */
   readonly failed: number;
@@ -103,7 +112,7 @@ async function measure(
   const batchesBefore = arrivals.count;
   const endBreakdown = appPids ? markCpuBreakdown(appPids) : null;
   const cpuMark = markCpu();
-  const { samples, startedAt, endedAt } = await runCreateLoad(plan);
+  const { samples, startedAt, endedAt, skipped } = await runCreateLoad(plan);
   const cpu = cpuSince(cpuMark);
   const newest = newestPosition(samples);
   if (newest) await arrivals.waitFor(newest, PROJECTION_DEADLINE_MS);
@@ -123,7 +132,9 @@ async function measure(
   }
   return {
     mode: plan.mode,
+    rate: plan.rate,
     clients: plan.clients,
+    skipped,
     creates: samples.length,
     failed: samples.filter((s) => s.status !== success && !(plan.mode === 'projected' && s.status === 202))
       .length,
@@ -155,7 +166,13 @@ export async function runIngest(
       options.parents,
       arrivals,
     );
-    const plan = (mode: IngestMode, clients: number, creates: number, tag: string): LoadPlan => ({
+    const plan = (
+      mode: IngestMode,
+      clients: number,
+      creates: number,
+      tag: string,
+      rate: number | null = null,
+    ): LoadPlan => ({
       baseUrl: target.baseUrl,
       mode,
       clients,
@@ -163,6 +180,7 @@ export async function runIngest(
       parentCatalogIds,
       credential,
       tag,
+      rate,
     });
     if (options.warmup > 0) {
       progress(`warm-up: ${options.warmup} creates`);
@@ -184,6 +202,19 @@ export async function runIngest(
         progress(
           `  ${Math.round(result.createsPerSecond)} creates/s, http p50 ${result.httpMs.p50.toFixed(1)} ms, ` +
             `append→projected p50 ${result.appendToProjectedMs.p50.toFixed(1)} ms`,
+        );
+        results.push(result);
+      }
+      for (const rate of options.rates) {
+        progress(`ingest: ${options.creates} creates, ${mode}, open loop at ${rate}/s`);
+        const result = await measure(
+          plan(mode, OPEN_LOOP_IN_FLIGHT, options.creates, `${mode}-rate-${rate}`, rate),
+          arrivals,
+          target.appPids,
+        );
+        progress(
+          `  ${Math.round(result.createsPerSecond)} creates/s (${result.skipped} skipped), ` +
+            `append→projected p99 ${result.appendToProjectedMs.p99.toFixed(1)} ms`,
         );
         results.push(result);
       }

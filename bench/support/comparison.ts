@@ -21,12 +21,14 @@ export function nearestCeiling(
   return [...ceiling].sort((a, b) => distance(a.clients) - distance(b.clients))[0];
 }
 
-/** Each ingest run beside the ceiling measured with the nearest client count. */
+/** Each closed-loop ingest run beside the ceiling measured with the nearest client count. */
 export function compareWithCeiling(
   ingest: readonly IngestResult[],
   ceiling: readonly CeilingResult[],
 ): CeilingComparison[] {
   return ingest.flatMap((run) => {
+    // An open-loop run is offered a rate; its rate against the ceiling says nothing of the limit.
+    if (run.rate !== null) return [];
     const nearest = nearestCeiling(ceiling, run.clients);
     if (!nearest) return [];
     return [
