@@ -5,8 +5,9 @@ import { migrate, startApi } from './app-processes.js';
 import type { BrowserBenchOptions } from './browser-options.js';
 import { runClosedLoop, type LoadResult } from './closed-loop.js';
 import { childPageCursors, views } from './probes.js';
-import { buildReadModels, seededHead, type BuildOutcome } from './projector-build.js';
-import { seedEvents, type SeedOutcome } from './seed-events.js';
+import type { BuildOutcome } from './projector-build.js';
+import { seedAndBuild } from './seed-and-build.js';
+import type { SeedOutcome } from './seed-events.js';
 import { TreeGenerator } from './tree-generator.js';
 
 export interface ViewResult {
@@ -61,30 +62,15 @@ export async function runBrowserBench(
       itemShare: options.itemShare,
       seed: options.seed,
     });
-    const client = await pool.connect();
-    let seeding: SeedOutcome;
-    try {
-      seeding = await seedEvents(client, 'eventstore', generator.events(), (written) => {
-        progress(`seeded ${written.toLocaleString('en-US')} events`);
-      });
-    } finally {
-      client.release();
-    }
-    progress(
-      `seeded ${seeding.events.toLocaleString('en-US')} events in ${Math.round(seeding.seconds)} s; projecting`,
-    );
-    const head = await seededHead(pool, seeding.events);
-    const build = await buildReadModels({
-      databaseUrl: database.url,
-      env: { ...env, LOG_LEVEL: 'warn' },
+    const { seeding, build } = await seedAndBuild({
       pool,
-      head,
-      events: seeding.events,
+      databaseUrl: database.url,
+      env,
+      events: generator.events(),
       batchSize: options.batchSize,
       analyzeEveryMs: options.analyzeEveryMs,
       progress,
     });
-    progress(`projected in ${Math.round(build.seconds)} s (${Math.round(build.eventsPerSecond)} events/s)`);
     await settle(pool);
     const projectedObjects = await countObjects(pool);
     const results = await measureViews(options, database.url, env, generator, progress);

@@ -1,12 +1,6 @@
-import {
-  noItemMetadata,
-  slugify,
-  streamIdOf,
-  type EventMetadata,
-  type PortalKind,
-  type PortalObjectEvent,
-} from '@portal/domain';
+import { noItemMetadata, slugify, type PortalKind, type PortalObjectEvent } from '@portal/domain';
 import { SeededRandom } from '../replay/seeded-random.js';
+import { seedEventRow } from '../support/seed-row.js';
 import { descriptionOf } from '../replay/synthetic-content.js';
 
 /** One row of `eventstore.events` without the columns the table fills itself. */
@@ -254,24 +248,10 @@ export class TreeGenerator {
     this.counts.set(event.type, (this.counts.get(event.type) ?? 0) + 1);
     this.clock += 50 + this.random.int(100);
     const actor = this.random.pick(this.actors);
+    // In this order: the seed reproduces the same ids.
     const requestId = this.random.uuid();
-    const metadata: EventMetadata = {
-      actorId: actor.actorId,
-      orgId: actor.orgId,
-      correlationId: requestId,
-      causationId: null,
-      requestId,
-      occurredAt: new Date(this.clock).toISOString(),
-      schemaVersion: 1,
-    };
-    return {
-      streamId: streamIdOf(kind, id),
-      revision,
-      eventId: this.random.uuid(),
-      type: event.type,
-      data: JSON.stringify(event.data),
-      metadata: JSON.stringify(metadata),
-    };
+    const eventId = this.random.uuid();
+    return seedEventRow(kind, id, revision, event, { ...actor, requestId, eventId, occurredAt: this.clock });
   }
 }
 

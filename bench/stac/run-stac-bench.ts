@@ -1,8 +1,9 @@
 import { createPool } from '@portal/platform';
 import { migrate, startApi } from '../browser/app-processes.js';
 import { runClosedLoop, type LoadResult } from '../browser/closed-loop.js';
-import { buildReadModels, seededHead, type BuildOutcome } from '../browser/projector-build.js';
-import { seedEvents, type SeedOutcome } from '../browser/seed-events.js';
+import type { BuildOutcome } from '../browser/projector-build.js';
+import { seedAndBuild } from '../browser/seed-and-build.js';
+import type { SeedOutcome } from '../browser/seed-events.js';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import { SceneGenerator } from './scene-generator.js';
 import type { StacBenchOptions } from './stac-options.js';
@@ -42,29 +43,15 @@ export async function runStacBench(
   try {
     await migrate({ ...env, LOG_LEVEL: 'warn' });
     const generator = new SceneGenerator(options);
-    const client = await pool.connect();
-    let seeding: SeedOutcome;
-    try {
-      seeding = await seedEvents(client, 'eventstore', generator.events(), (written) => {
-        progress(`seeded ${written.toLocaleString('en-US')} events`);
-      });
-    } finally {
-      client.release();
-    }
-    progress(
-      `seeded ${seeding.events.toLocaleString('en-US')} events in ${Math.round(seeding.seconds)} s; projecting`,
-    );
-    const build = await buildReadModels({
-      databaseUrl: database.url,
-      env: { ...env, LOG_LEVEL: 'warn' },
+    const { seeding, build } = await seedAndBuild({
       pool,
-      head: await seededHead(pool, seeding.events),
-      events: seeding.events,
+      databaseUrl: database.url,
+      env,
+      events: generator.events(),
       batchSize: options.batchSize,
       analyzeEveryMs: options.analyzeEveryMs,
       progress,
     });
-    progress(`projected in ${Math.round(build.seconds)} s (${Math.round(build.eventsPerSecond)} events/s)`);
     for (const table of ['portal_objects', 'assets']) await pool.query(`VACUUM (ANALYZE) read.${table}`);
     const counted = await pool.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM read.portal_objects WHERE kind = 'item'`,

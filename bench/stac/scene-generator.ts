@@ -1,12 +1,11 @@
 import {
-  streamIdOf,
-  type EventMetadata,
   type GeoJsonGeometry,
   type GeoJsonPosition,
   type PortalKind,
   type PortalObjectEvent,
 } from '@portal/domain';
 import { SeededRandom } from '../replay/seeded-random.js';
+import { seedEventRow } from '../support/seed-row.js';
 import type { SeedEvent } from '../browser/tree-generator.js';
 
 export interface SceneShape {
@@ -175,22 +174,12 @@ export class SceneGenerator {
     this.counts.set(event.type, (this.counts.get(event.type) ?? 0) + 1);
     this.clock += 20 + this.random.int(40);
     const requestId = this.random.uuid();
-    const metadata: EventMetadata = {
+    return seedEventRow(kind, id, revision, event, {
       actorId: BENCH_ACCESS.createdBy,
       orgId: BENCH_ACCESS.orgId,
-      correlationId: requestId,
-      causationId: null,
       requestId,
-      occurredAt: new Date(this.clock).toISOString(),
-      schemaVersion: 1,
-    };
-    return {
-      streamId: streamIdOf(kind, id),
-      revision,
       eventId: this.random.uuid(),
-      type: event.type,
-      data: JSON.stringify(event.data),
-      metadata: JSON.stringify(metadata),
-    };
+      occurredAt: this.clock,
+    });
   }
 }

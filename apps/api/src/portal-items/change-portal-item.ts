@@ -4,11 +4,12 @@ import {
   movePortalItemBodySchema,
   updatePortalItemBodySchema,
 } from '@portal/contracts';
-import { deleteObjects, moveObject } from '@portal/commands';
+import { moveObject } from '@portal/commands';
 import type { ApiDependencies } from '../dependencies.js';
 import { changeHandler } from '../commands/change-handler.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { commandContextOf } from '../commands/command-context.js';
+import { deleteOneAndRespond } from '../commands/delete-one.js';
 import { respondToCommand } from '../commands/respond.js';
 import { metadataOf } from '../commands/metadata.js';
 import { expectedRevisionFrom } from '../http/consistency.js';
@@ -60,23 +61,7 @@ export function deletePortalItem(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { id } = parseInput(idParamsSchema, req.params, 'path');
     const { recursive } = parseInput(deletePortalItemQuerySchema, req.query, 'query');
-    const expectedRevision = expectedRevisionFrom(req);
     const caller = await commandCaller(deps, req);
-    const result = await deleteObjects(commandContextOf(deps), {
-      ids: [id],
-      recursive,
-      caller,
-      metadata: metadataOf(req, deps.now()),
-      ...(expectedRevision === undefined ? {} : { expectedRevision }),
-    });
-    const [object] = result.objects;
-    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
-    await respondToCommand(
-      deps,
-      req,
-      res,
-      { position: result.position, revision },
-      { status: 200, body: { deleted: [id] } },
-    );
+    await deleteOneAndRespond(deps, req, res, { id, caller, recursive });
   };
 }

@@ -5,12 +5,13 @@ import {
   type CreateCollectionBody,
   type StacCollectionInput,
 } from '@portal/contracts';
-import { changeObject, deleteObjects } from '@portal/commands';
+import { changeObject } from '@portal/commands';
 import type { PortalObjectChanges, UpdatePortalObject } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
 import { commandContextOf } from '../../commands/command-context.js';
+import { deleteOneAndRespond } from '../../commands/delete-one.js';
 import { metadataOf } from '../../commands/metadata.js';
-import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
+import type { CommandOutcome } from '../../commands/respond.js';
 import { runCreateCollection } from '../../collections/create-collection.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { baseUrlOf } from '../../http/base-url.js';
@@ -149,23 +150,11 @@ export function deleteCollection(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const caller = await signedInCaller(deps, req);
     const row = await visibleCollectionRow(deps, req);
-    const expectedRevision = expectedRevisionFrom(req);
-    const result = await deleteObjects(commandContextOf(deps), {
-      ids: [row.id],
+    await deleteOneAndRespond(deps, req, res, {
+      id: row.id,
       kinds: ['collection'],
-      recursive: false,
       caller,
-      metadata: metadataOf(req, deps.now()),
-      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+      recursive: false,
     });
-    const [object] = result.objects;
-    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
-    await respondToCommand(
-      deps,
-      req,
-      res,
-      { position: result.position, revision },
-      { status: 200, body: { deleted: [row.id] } },
-    );
   };
 }

@@ -1,15 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { stacItemCollectionInputSchema, stacItemInputSchema, type StacItemInput } from '@portal/contracts';
-import { deleteObjects, requireFound } from '@portal/commands';
+import { requireFound } from '@portal/commands';
 import { DomainError, isUuid, type Caller } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
 import { commandCaller } from '../../commands/command-caller.js';
-import { commandContextOf } from '../../commands/command-context.js';
-import { metadataOf } from '../../commands/metadata.js';
+import { deleteOneAndRespond } from '../../commands/delete-one.js';
 import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { baseUrlOf } from '../../http/base-url.js';
-import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
+import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
 import { findAssetsOf } from '../../read-model/asset-rows.js';
@@ -147,23 +146,6 @@ export function deleteItem(deps: ApiDependencies): RequestHandler {
       row !== null && row.parent_id === collectionId ? row : null,
       `item ${itemId} in collection ${collectionId}`,
     );
-    const expectedRevision = expectedRevisionFrom(req);
-    const result = await deleteObjects(commandContextOf(deps), {
-      ids: [item.id],
-      kinds: ['item'],
-      recursive: false,
-      caller,
-      metadata: metadataOf(req, deps.now()),
-      ...(expectedRevision === undefined ? {} : { expectedRevision }),
-    });
-    const [object] = result.objects;
-    const revision = object ? (result.revisions.get(object.streamId) ?? object.revision) : null;
-    await respondToCommand(
-      deps,
-      req,
-      res,
-      { position: result.position, revision },
-      { status: 200, body: { deleted: [item.id] } },
-    );
+    await deleteOneAndRespond(deps, req, res, { id: item.id, kinds: ['item'], caller, recursive: false });
   };
 }
