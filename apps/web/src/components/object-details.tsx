@@ -149,10 +149,17 @@ export function ObjectDetails(props: {
             <ul class="assets" data-testid="assets">
               {record.assets.map((asset) => (
                 <li key={asset.id}>
-                  <a href={asset.href} download data-testid="download">
-                    Download {asset.key.split('/').at(-1)}
-                  </a>{' '}
-                  {formatBytes(asset['size'])}
+                  {asset.source === 'href' ? (
+                    // Registered by href: it lives elsewhere, so it opens there (no size is known).
+                    <a href={asset.href} target="_blank" rel="noopener noreferrer" data-testid="asset-link">
+                      Open {asset.key}
+                    </a>
+                  ) : (
+                    <a href={asset.href} download data-testid="download">
+                      Download {asset.key.split('/').at(-1)}
+                    </a>
+                  )}{' '}
+                  {typeof asset['size'] === 'number' ? formatBytes(asset['size']) : null}
                 </li>
               ))}
             </ul>
