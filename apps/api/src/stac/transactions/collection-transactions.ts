@@ -5,17 +5,14 @@ import {
   type CreateCollectionBody,
   type StacCollectionInput,
 } from '@portal/contracts';
-import { changeObject } from '@portal/commands';
-import type { PortalObjectChanges, UpdatePortalObject } from '@portal/domain';
+import type { PortalObjectChanges } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
-import { commandContextOf } from '../../commands/command-context.js';
 import { deleteOneAndRespond } from '../../commands/delete-one.js';
-import { metadataOf } from '../../commands/metadata.js';
 import type { CommandOutcome } from '../../commands/respond.js';
 import { runCreateCollection } from '../../collections/create-collection.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { baseUrlOf } from '../../http/base-url.js';
-import { expectedRevisionFrom, prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
+import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
 import { findVisibleObject, type PortalObjectRow } from '../../read-model/portal-object-rows.js';
@@ -24,6 +21,7 @@ import { stacUrls } from '../stac-links.js';
 import { clientId, portalLinksOf } from './item-input.js';
 import { signedInCaller, visibleCollectionRow } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
+import { updateObject } from './update-object.js';
 
 // The collection transaction extension over the portal's collection commands (docs/stac.md,
 // Transactions): create at root level in the caller's organization, replace, merge-patch, delete.
@@ -125,19 +123,7 @@ function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler
       extent: body.extent ?? null,
       ...(keepLinks ? {} : { links: body.links }),
     };
-    const expectedRevision = expectedRevisionFrom(req);
-    const result = await changeObject(commandContextOf(deps), {
-      id: row.id,
-      kinds: ['collection'],
-      caller,
-      action: 'edit',
-      metadata: metadataOf(req, deps.now()),
-      ...(expectedRevision === undefined ? {} : { expectedRevision }),
-      command: ({ object, placement }): UpdatePortalObject => ({
-        type: 'UpdatePortalObject',
-        data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
-      }),
-    });
+    const result = await updateObject(deps, req, { id: row.id, kind: 'collection', caller, changes });
     await respondWithCollection(deps, req, res, { id: row.id, outcome: result, status: 200 });
   };
 }

@@ -1,12 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { stacItemInputSchema, type StacItemInput } from '@portal/contracts';
-import { changeObject, requireFound } from '@portal/commands';
-import { isUuid, type PortalObjectChanges, type UpdatePortalObject } from '@portal/domain';
+import { requireFound } from '@portal/commands';
+import { isUuid, type PortalObjectChanges } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
-import { commandContextOf } from '../../commands/command-context.js';
-import { metadataOf } from '../../commands/metadata.js';
 import type { ApiDependencies } from '../../dependencies.js';
-import { expectedRevisionFrom } from '../../http/consistency.js';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
 import { itemMetadataOf } from '../../items/create-item.js';
@@ -14,6 +11,7 @@ import { findVisibleItem, type ItemRow } from '../item-query.js';
 import { createBodyOf } from './item-input.js';
 import { pathParam, respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
+import { updateObject } from './update-object.js';
 
 /** The item of the path, in the path's collection and visible to the caller; 404 otherwise. */
 async function itemOfPath(deps: ApiDependencies, req: Request): Promise<ItemRow> {
@@ -102,19 +100,7 @@ function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
     const item = parseInput(stacItemInputSchema, merged, patch ? 'patched item' : 'body');
     const keepLinks = patch ? !('links' in (requested as object)) : item.links === undefined;
     const changes = replacement(deps, item, row, keepLinks);
-    const expectedRevision = expectedRevisionFrom(req);
-    const result = await changeObject(commandContextOf(deps), {
-      id: row.id,
-      kinds: ['item'],
-      caller,
-      action: 'edit',
-      metadata: metadataOf(req, deps.now()),
-      ...(expectedRevision === undefined ? {} : { expectedRevision }),
-      command: ({ object, placement }): UpdatePortalObject => ({
-        type: 'UpdatePortalObject',
-        data: { id: object.id, changes, ancestorDeleted: placement.ancestorDeleted },
-      }),
-    });
+    const result = await updateObject(deps, req, { id: row.id, kind: 'item', caller, changes });
     const collectionId = row.parent_id ?? '';
     await respondWithItem(deps, req, res, { id: row.id, collectionId, outcome: result }, 200);
   };
