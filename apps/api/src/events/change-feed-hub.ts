@@ -100,6 +100,8 @@ export class ChangeFeedHub {
   private retryTimer: NodeJS.Timeout | null = null;
   private pacingTimer: NodeJS.Timeout | null = null;
   private lastReadAt = Number.NEGATIVE_INFINITY;
+  /** Resets waiting for a read that begins after they asked, so they name a place past what they saw. */
+  private catchUps: (() => void)[] = [];
   private unsubscribe: (() => void) | null = null;
   private closed = false;
 
@@ -170,6 +172,15 @@ export class ChangeFeedHub {
       return;
     }
     if (start.kind === 'unknown' || start.point.behind > this.settings.replayMaxEvents) {
+      // The client's start was judged on what the database held; the hub's own read may trail it (paced,
+      // or not yet woken). Catch up first, or changes between the two would follow a reset that claims
+      // to be past them.
+      await this.caughtUp();
+      // Read through the getter: closing may have happened while this waited.
+      if (!this.accepting) {
+        client.connection.end();
+        return;
+      }
       // Synchronously with the registration: the reset names the very place the live events follow.
       const reason = start.kind === 'unknown' ? 'unknown-last-event-id' : 'too-far-behind';
       client.connection.send(resetFrame({ reason, position: this.cursor.position }));
@@ -204,6 +215,7 @@ export class ChangeFeedHub {
   /** Ends every stream (clients reconnect elsewhere with `Last-Event-ID`) and stops reading. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const resolve of this.catchUps.splice(0)) resolve();
     this.unsubscribe?.();
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -260,6 +272,14 @@ export class ChangeFeedHub {
     }
   }
 
+  /** Resolves once a hub read that began after this call has reached the end of what was committed. */
+  private caughtUp(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.catchUps.push(resolve));
+    this.wake();
+    return done;
+  }
+
   private limitLifetime(client: FeedClient): void {
     // Principals are read once, at connect; a bounded life makes the client reconnect with a fresh
     // credential, so a removed member or an expired token stops receiving within this time.
@@ -303,6 +323,8 @@ export class ChangeFeedHub {
   /** Reads until caught up, one bounded batch at a time; a batch that came full may have more behind it. */
   private async readNewChanges(): Promise<void> {
     let wakeAgain = false;
+    // Taken before the first query: this read starts after each of them asked.
+    const catchUps = this.catchUps.splice(0);
     try {
       let full = true;
       while (full && !this.closed) {
@@ -313,8 +335,12 @@ export class ChangeFeedHub {
         full = rows.length === BATCH_SIZE;
       }
       wakeAgain = this.readAgain;
+      for (const resolve of catchUps) resolve();
     } catch (error) {
       this.logger.warn({ err: error }, 'change feed could not read new events; retrying');
+      // They wait for the retry; a closing hub lets them go (a closed hub registers no one).
+      if (this.closed) for (const resolve of catchUps) resolve();
+      else this.catchUps.unshift(...catchUps);
       this.retryLater();
     } finally {
       this.reading = false;

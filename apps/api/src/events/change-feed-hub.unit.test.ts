@@ -113,7 +113,7 @@ async function setUp(settings: { heartbeatMs?: number } = {}) {
     projection.advance();
     await tick();
   };
-  return { hub, row, connect, project, replays };
+  return { hub, row, connect, project, replays, live };
 }
 
 describe('ChangeFeedHub heartbeats', () => {
@@ -218,6 +218,24 @@ describe('ChangeFeedHub audiences', () => {
     await project([row(['public'])]);
     expect(sink.ids()).toEqual(['id: 1.1', 'id: 2.2', 'id: 3.3']);
     expect(watcher.sink.ids()).toEqual(['id: 2.2', 'id: 3.3']);
+    await hub.close();
+  });
+
+  it('reads up to what is committed before a reset, so no change older than the reset follows it', async () => {
+    const { hub, row, project } = await setUp();
+    const sink = new RecordingSink();
+    const client: FeedClient = { connection: new SseConnection(sink, 1 << 20), principals: ['public'] };
+    // Projected, but not yet read by the hub when the client's reset is decided.
+    const older = row(['public']);
+    const following = hub.follow(client, { kind: 'unknown' });
+    await project([older]);
+    await following;
+    expect(sink.ids()).toEqual(['id: 1.1']);
+    expect(String(sink.chunks[0])).toContain('event: reset');
+    expect(String(sink.chunks[0])).toContain('"position":"1.1"');
+    await project([row(['public'])]);
+    expect(sink.ids()).toEqual(['id: 1.1', 'id: 2.2']);
+    expect(sink.chunks).toHaveLength(2);
     await hub.close();
   });
 });
