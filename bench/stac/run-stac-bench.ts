@@ -4,10 +4,17 @@ import { runClosedLoop, type LoadResult } from '../browser/closed-loop.js';
 import type { BuildOutcome } from '../browser/projector-build.js';
 import { seedAndBuild } from '../browser/seed-and-build.js';
 import type { SeedOutcome } from '../browser/seed-events.js';
-import { createScratchDatabase } from '../support/scratch-database.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.js';
+import { adminDatabaseUrl } from '../support/services.js';
 import { SceneGenerator } from './scene-generator.js';
 import type { StacBenchOptions } from './stac-options.js';
 import { byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
+
+function reused(name: string): ScratchDatabase {
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => Promise.resolve() };
+}
 
 export interface StacViewResult {
   readonly view: string;
@@ -16,8 +23,9 @@ export interface StacViewResult {
 }
 
 export interface StacBenchOutcome {
-  readonly seeding: SeedOutcome & { readonly types: Readonly<Record<string, number>> };
-  readonly build: BuildOutcome;
+  /** Absent when the run measured a database it reused. */
+  readonly seeding: (SeedOutcome & { readonly types: Readonly<Record<string, number>> }) | null;
+  readonly build: BuildOutcome | null;
   readonly projectedItems: number;
   readonly views: readonly StacViewResult[];
 }
@@ -31,7 +39,7 @@ export async function runStacBench(
   options: StacBenchOptions,
   progress: (line: string) => void,
 ): Promise<StacBenchOutcome> {
-  const database = await createScratchDatabase('bench_stac');
+  const database = options.reuse === null ? await createScratchDatabase('bench_stac') : reused(options.reuse);
   const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
   const pool = createPool({
     connectionString: database.url,
@@ -41,18 +49,26 @@ export async function runStacBench(
   // Idle connections die when an interrupted run drops the database; that is expected then.
   pool.on('error', () => undefined);
   try {
-    await migrate({ ...env, LOG_LEVEL: 'warn' });
     const generator = new SceneGenerator(options);
-    const { seeding, build } = await seedAndBuild({
-      pool,
-      databaseUrl: database.url,
-      env,
-      events: generator.events(),
-      batchSize: options.batchSize,
-      analyzeEveryMs: options.analyzeEveryMs,
-      progress,
-    });
-    for (const table of ['portal_objects', 'assets']) await pool.query(`VACUUM (ANALYZE) read.${table}`);
+    let built: Awaited<ReturnType<typeof seedAndBuild>> | null = null;
+    if (options.reuse === null) {
+      await migrate({ ...env, LOG_LEVEL: 'warn' });
+      built = await seedAndBuild({
+        pool,
+        databaseUrl: database.url,
+        env,
+        events: generator.events(),
+        batchSize: options.batchSize,
+        analyzeEveryMs: options.analyzeEveryMs,
+        progress,
+      });
+      for (const table of ['portal_objects', 'assets']) await pool.query(`VACUUM (ANALYZE) read.${table}`);
+    } else {
+      // The collections come first in the history: generating them gives the probes the same targets.
+      const events = generator.events();
+      for (let index = 0; index < options.collections; index += 1) events.next();
+      progress(`measuring ${options.reuse} as it was built`);
+    }
     const counted = await pool.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM read.portal_objects WHERE kind = 'item'`,
     );
@@ -83,14 +99,14 @@ export async function runStacBench(
       await api.app.stop();
     }
     return {
-      seeding: { ...seeding, types: Object.fromEntries(generator.counts) },
-      build,
+      seeding: built && { ...built.seeding, types: Object.fromEntries(generator.counts) },
+      build: built?.build ?? null,
       projectedItems: Number(counted.rows[0]?.count ?? 0),
       views,
     };
   } finally {
     await pool.end();
-    if (options.keep) progress(`kept database ${database.url}`);
+    if (options.keep || options.reuse !== null) progress(`kept database ${database.url}`);
     else await database.drop();
   }
 }

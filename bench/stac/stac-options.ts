@@ -22,6 +22,12 @@ export interface StacBenchOptions {
   readonly analyzeEveryMs: number;
   /** Keep the database afterwards (its name is printed) to look at plans; drop it by hand. */
   readonly keep: boolean;
+  /**
+   * A database kept by an earlier run with the same items, collections and seed: measure it again
+   * without seeding and building (a million items take long to build; the queries are measured when
+   * the machine is quiet). Never dropped.
+   */
+  readonly reuse: string | null;
 }
 
 export const stacOptionSpecs = {
@@ -73,6 +79,11 @@ export const stacOptionSpecs = {
     help: 'ANALYZE the read table this often during the build, as autovacuum would; 0 = never',
   },
   keep: { env: 'BENCH_STAC_KEEP', default: '', help: 'keep the database at the end', flag: true },
+  reuse: {
+    env: 'BENCH_STAC_REUSE',
+    default: '',
+    help: 'measure a database kept by an earlier --keep run (same items, collections, seed) without seeding or building',
+  },
 } satisfies Record<string, OptionSpec>;
 
 function share(name: string, text: string): number {
@@ -95,5 +106,13 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     poolSize: positiveInt('pool-size', raw['pool-size']),
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     keep: isOn(raw.keep),
+    reuse: reusedDatabase(raw.reuse),
   };
+}
+
+function reusedDatabase(name: string): string | null {
+  if (name === '') return null;
+  if (!/^bench_stac_[0-9a-f]{8}$/.test(name))
+    throw new RangeError(`--reuse takes a database name kept by --keep (bench_stac_<8 hex>), got "${name}"`);
+  return name;
 }

@@ -3,20 +3,21 @@ import type { StacBenchOutcome } from './run-stac-bench.js';
 
 export function printStacTables(outcome: StacBenchOutcome): void {
   const { seeding, build } = outcome;
-  printTable(
-    'Seeded through the event store, then projected',
-    ['items', 'events', 'seed s', 'build s', 'events/s', 'items projected'],
-    [
+  if (seeding && build)
+    printTable(
+      'Seeded through the event store, then projected',
+      ['items', 'events', 'seed s', 'build s', 'events/s', 'items projected'],
       [
-        outcome.projectedItems,
-        seeding.events,
-        seeding.seconds,
-        build.seconds,
-        build.eventsPerSecond,
-        outcome.projectedItems,
+        [
+          outcome.projectedItems,
+          seeding.events,
+          seeding.seconds,
+          build.seconds,
+          build.eventsPerSecond,
+          outcome.projectedItems,
+        ],
       ],
-    ],
-  );
+    );
   printTable(
     "STAC searches under load (limit 100): HTTP (the API) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request",
     ['query', 'via', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'api cpu', 'pg cpu', 'http/sql'],
