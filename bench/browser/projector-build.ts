@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { comparePositions, formatPosition, parsePosition, type Position } from '@portal/domain';
 import { PostgresEventStore } from '@portal/eventstore';
 import pg from 'pg';
@@ -108,5 +109,36 @@ export async function buildReadModels(options: {
     tenthRates: tenthEndsMs.map((end, index) =>
       perSecond(options.events / 10, end - (tenthEndsMs[index - 1] ?? 0)),
     ),
+  };
+}
+
+/**
+ * Builds the read models the way an operator rebuilds them (`apps/projector/src/rebuild.ts`: a fresh
+ * schema, replayed, indexed, analyzed and swapped in), timed from start to exit. The rebuild's own
+ * settings (its mode among them) come from `env` and this process's environment.
+ */
+export async function rebuildReadModels(options: {
+  readonly env: NodeJS.ProcessEnv;
+  readonly events: number;
+  readonly progress: (line: string) => void;
+}): Promise<BuildOutcome> {
+  const startedAt = performance.now();
+  const rebuild = startApp(
+    'apps/projector/src/rebuild.ts',
+    { ...options.env, LOG_LEVEL: 'info' },
+    (entry) => {
+      if (entry.msg !== undefined && /rebuild/i.test(entry.msg)) options.progress(entry.msg);
+    },
+  );
+  const [code] = (await once(rebuild.child, 'exit')) as [number | null];
+  await rebuild.stop();
+  if (code !== 0) throw new Error(`the rebuild exited with ${String(code)}`);
+  const seconds = (performance.now() - startedAt) / 1000;
+  return {
+    events: options.events,
+    seconds,
+    eventsPerSecond: perSecond(options.events, seconds * 1000),
+    batches: 0,
+    tenthRates: [],
   };
 }

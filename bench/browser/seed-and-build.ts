@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { buildReadModels, seededHead, type BuildOutcome } from './projector-build.js';
+import { buildReadModels, rebuildReadModels, seededHead, type BuildOutcome } from './projector-build.js';
 import { seedEvents, type SeedOutcome } from './seed-events.js';
 import type { SeedEvent } from './tree-generator.js';
 
@@ -15,6 +15,8 @@ export async function seedAndBuild(options: {
   readonly events: Iterable<SeedEvent>;
   readonly batchSize: number;
   readonly analyzeEveryMs: number;
+  /** `projector` (default): the live projector from the start; `rebuild`: an operator's rebuild. */
+  readonly build?: 'projector' | 'rebuild';
   readonly progress: (line: string) => void;
 }): Promise<{ seeding: SeedOutcome; build: BuildOutcome }> {
   const { pool, progress } = options;
@@ -30,16 +32,20 @@ export async function seedAndBuild(options: {
   progress(
     `seeded ${seeding.events.toLocaleString('en-US')} events in ${Math.round(seeding.seconds)} s; projecting`,
   );
-  const build = await buildReadModels({
-    databaseUrl: options.databaseUrl,
-    env: { ...options.env, LOG_LEVEL: 'warn' },
-    pool,
-    head: await seededHead(pool, seeding.events),
-    events: seeding.events,
-    batchSize: options.batchSize,
-    analyzeEveryMs: options.analyzeEveryMs,
-    progress,
-  });
+  const head = await seededHead(pool, seeding.events);
+  const build =
+    options.build === 'rebuild'
+      ? await rebuildReadModels({ env: options.env, events: seeding.events, progress })
+      : await buildReadModels({
+          databaseUrl: options.databaseUrl,
+          env: { ...options.env, LOG_LEVEL: 'warn' },
+          pool,
+          head,
+          events: seeding.events,
+          batchSize: options.batchSize,
+          analyzeEveryMs: options.analyzeEveryMs,
+          progress,
+        });
   progress(`projected in ${Math.round(build.seconds)} s (${Math.round(build.eventsPerSecond)} events/s)`);
   return { seeding, build };
 }

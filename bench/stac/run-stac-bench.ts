@@ -60,6 +60,7 @@ export async function runStacBench(
         events: generator.events(),
         batchSize: options.batchSize,
         analyzeEveryMs: options.analyzeEveryMs,
+        build: options.build,
         progress,
       });
       for (const table of ['portal_objects', 'assets']) await pool.query(`VACUUM (ANALYZE) read.${table}`);

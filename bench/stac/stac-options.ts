@@ -28,6 +28,8 @@ export interface StacBenchOptions {
    * the machine is quiet). Never dropped.
    */
   readonly reuse: string | null;
+  /** How the read models are built from the seeded history: the live projector, or a rebuild. */
+  readonly build: 'projector' | 'rebuild';
 }
 
 export const stacOptionSpecs = {
@@ -79,6 +81,11 @@ export const stacOptionSpecs = {
     help: 'ANALYZE the read table this often during the build, as autovacuum would; 0 = never',
   },
   keep: { env: 'BENCH_STAC_KEEP', default: '', help: 'keep the database at the end', flag: true },
+  build: {
+    env: 'BENCH_STAC_BUILD',
+    default: 'projector',
+    help: "projector (the live projector from the start) or rebuild (the operator's rebuild; PROJECTOR_REBUILD_* settings apply)",
+  },
   reuse: {
     env: 'BENCH_STAC_REUSE',
     default: '',
@@ -107,6 +114,7 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     keep: isOn(raw.keep),
     reuse: reusedDatabase(raw.reuse),
+    build: buildWay(raw.build),
   };
 }
 
@@ -115,4 +123,9 @@ function reusedDatabase(name: string): string | null {
   if (!/^bench_stac_[0-9a-f]{8}$/.test(name))
     throw new RangeError(`--reuse takes a database name kept by --keep (bench_stac_<8 hex>), got "${name}"`);
   return name;
+}
+
+function buildWay(text: string): 'projector' | 'rebuild' {
+  if (text === 'projector' || text === 'rebuild') return text;
+  throw new RangeError(`--build must be projector or rebuild, got "${text}"`);
 }
