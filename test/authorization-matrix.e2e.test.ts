@@ -393,6 +393,20 @@ const stacRows: readonly Row[] = [
   },
   {
     method: 'GET',
+    template: '/api/v1/stac/collection-queryables',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/collection-queryables' }),
+  },
+  {
+    method: 'GET',
+    template: '/api/v1/stac/collection-sortables',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/stac/collection-sortables' }),
+  },
+  {
+    method: 'GET',
     template: '/api/v1/stac/collections/{collectionId}/sortables',
     rule: 'read',
     success: 200,

@@ -221,7 +221,7 @@ describe('collection search: errors and conformance', () => {
       ['datetime=../..', /datetime/],
       ['q=%22open', /^q: /],
       ['q=', /^q: /],
-      ['filter=title%3D%27x%27', /filter/],
+      ['collections=x', /collections/],
       ['ids=a', /ids/],
     ];
     for (const [query, message] of cases) {

@@ -70,7 +70,14 @@ export const stacCollectionSchema = z.looseObject({
 export type StacCollection = z.infer<typeof stacCollectionSchema>;
 
 export const stacCollectionsSchema = z.object({
-  collections: z.array(stacCollectionSchema),
+  collections: z.array(
+    z.union([
+      stacCollectionSchema,
+      z.record(z.string(), z.unknown()).meta({
+        description: 'A collection with only the fields `fields` asked for (the fields extension).',
+      }),
+    ]),
+  ),
   links: z.array(stacLinkSchema),
   numberReturned: z.int().nonnegative(),
 });
@@ -193,14 +200,47 @@ export const stacBrowseQuerySchema = z.strictObject({
 
 /**
  * `GET …/collections`, with the collection search extension: `bbox` and `datetime` meet any box or
- * interval of a collection's extent, `q` its title, description and keywords.
+ * interval of a collection's extent, `q` its title, description and keywords; `filter` and `query` over
+ * the collection queryables, `sortby` over the collection sortables, `fields` over the Collection's JSON.
  */
-export const stacCollectionsQuerySchema = stacSearchQuerySchema.pick({
-  bbox: true,
-  datetime: true,
-  q: true,
-  limit: true,
-  token: true,
+export const stacCollectionsQuerySchema = z.strictObject({
+  bbox: z
+    .string()
+    .exactOptional()
+    .meta({
+      description: `${bboxDescription} Collections any box of whose extent.spatial.bbox meets it.`,
+    }),
+  datetime: z.string().exactOptional().meta({
+    description:
+      'RFC 3339 instant, closed interval (`a/b`) or open interval (`../b`, `a/..`): collections any interval of whose extent.temporal.interval meets it.',
+  }),
+  q: z.string().exactOptional().meta({ description: qDescription }),
+  filter: z.string().exactOptional().meta({
+    description:
+      'A CQL2 filter over the collection queryables (`/collection-queryables`): CQL2 text, or CQL2 JSON as specified by `filter-lang`.',
+  }),
+  'filter-lang': z
+    .string()
+    .exactOptional()
+    .meta({ description: '`cql2-text` (the default) or `cql2-json`.' }),
+  'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),
+  query: z.string().exactOptional().meta({
+    description:
+      'The query extension as JSON text, `{"<queryable>": {"<operator>": value}}`, over the collection queryables; operators as on the search.',
+  }),
+  sortby: z.string().exactOptional().meta({
+    description:
+      'Comma-separated fields, each `+` (ascending, the default; `%2B` in a URL) or `-` (descending): `id`, `title`, `description`, `license`, `datetime` and `start_datetime` (the start of the temporal extent), `end_datetime` (its end; open-ended last ascending), `created`, `updated` (`/collection-sortables`); the id breaks ties. Default `+created`.',
+  }),
+  fields: z.string().exactOptional().meta({
+    description:
+      'Comma-separated fields of the Collection each one keeps (`id,title,extent.temporal`), or drops with `-` (`-links`). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `description`, `license`, `extent`, `links`).',
+  }),
+  limit: z.string().exactOptional().meta({ description: limitDescription }),
+  token: z.string().exactOptional().meta({
+    description:
+      'The opaque token of a `next` or `prev` link (the page after its last, or before its first, collection).',
+  }),
 });
 
 /** `POST /api/v1/stac/search`. The API checks each value and answers 400 naming the first bad one. */
@@ -251,7 +291,8 @@ export type StacSearchBody = z.infer<typeof stacSearchBodySchema>;
 
 /**
  * `GET …/queryables`: a JSON Schema of the names a filter may use. Loose: the schema's keywords are
- * JSON Schema's, and `additionalProperties` is true since item properties are free-form.
+ * JSON Schema's; `additionalProperties` is true for items (their properties are free-form), false for
+ * collections.
  */
 export const stacQueryablesSchema = z.looseObject({
   $schema: z.string(),
@@ -259,6 +300,8 @@ export const stacQueryablesSchema = z.looseObject({
   type: z.literal('object'),
   title: z.string(),
   properties: z.record(z.string(), z.record(z.string(), z.unknown())),
-  additionalProperties: z.literal(true),
+  additionalProperties: z.boolean().meta({
+    description: 'true for items (any other name is a property); false for collections, which have none.',
+  }),
 });
 export type StacQueryables = z.infer<typeof stacQueryablesSchema>;

@@ -4,11 +4,15 @@ import type { ContainerCondition } from './container-query.js';
 import { parseDatetime } from './datetime-interval.js';
 import { parseFreeText } from './free-text-request.js';
 import { textMatchSql } from './free-text-sql.js';
+import { extentBoxesSql, extentIntervalsSql } from './collection-fields-sql.js';
+import { resolveCollectionQueryable } from './collection-queryables.js';
+import { cql2Condition, itemFilterCondition } from './item-filter.js';
+import { queryNodeFromText } from './query-extension.js';
 
 /**
  * The collection search extension on `GET /collections` (docs/stac.md, "Collection search"): `bbox`,
- * `datetime` and `q`, each a condition over the collection row `o` meaning what the collection's STAC
- * JSON shows. A collection's extent is the one given on create, else the one computed from its ready
+ * `datetime`, `q`, `filter` and `query`, each a condition over the collection row `o` meaning what the
+ * collection's STAC JSON shows (`filter` and `query` over the collection queryables). A collection's extent is the one given on create, else the one computed from its ready
  * items (the whole world, from its creation, open-ended, before any), as `container-json.ts` writes it;
  * `bbox` and `datetime` match when any of its boxes, or any of its intervals, meets theirs.
  */
@@ -16,13 +20,11 @@ export interface CollectionSearchParameters {
   readonly bbox?: string | undefined;
   readonly datetime?: string | undefined;
   readonly q?: string | undefined;
+  readonly filter?: string | undefined;
+  readonly 'filter-lang'?: string | undefined;
+  readonly 'filter-crs'?: string | undefined;
+  readonly query?: string | undefined;
 }
-
-/** The extent's boxes, as jsonb `[[w, s, e, n], …]`: given, else computed (the whole world without). */
-const boxesOf = (
-  alias: string,
-) => `CASE WHEN ${alias}.extent IS NOT NULL THEN ${alias}.extent -> 'spatial' -> 'bbox'
-                    ELSE to_jsonb(ARRAY[COALESCE(${alias}.items_bbox, '{-180,-90,180,90}'::float8[])]) END`;
 
 /**
  * Whether any box of the collection row's extent meets the search box, as closed rectangles on the
@@ -42,13 +44,9 @@ export function extentMeetsBox(alias: string, box: Bbox, params: QueryParams): s
       ? meetsRange(west ?? '', east ?? '')
       : `(${meetsRange(west ?? '', '180')} OR ${meetsRange('-180', east ?? '')})`;
   return `EXISTS (
-      SELECT 1 FROM jsonb_array_elements(${boxesOf(alias)}) AS extent_box(b)
+      SELECT 1 FROM jsonb_array_elements(${extentBoxesSql(alias)}) AS extent_box(b)
        WHERE ${s} <= ${north} AND ${south} <= ${n} AND ${longitudes})`;
 }
-
-/** The extent's intervals, as jsonb `[[start, end or null], …]`: given, else computed. */
-const intervals = `CASE WHEN o.extent IS NOT NULL THEN o.extent -> 'temporal' -> 'interval'
-                        ELSE jsonb_build_array(jsonb_build_array(COALESCE(o.items_start, o.created_at), o.items_end)) END`;
 
 /** Title, description and keywords (the JSON text of the array: the parser keeps the words). */
 const collectionText = `to_tsvector('simple'::regconfig, o.title || ' ' || COALESCE(o.description, '') || ' ' || COALESCE(o.keywords::text, ''))`;
@@ -66,7 +64,7 @@ function timeCondition(datetime: string): ContainerCondition {
     if (start !== null) {
       parts.push(`(i->>1 IS NULL OR (i->>1)::timestamptz >= ${params.add(start, 'timestamptz')})`);
     }
-    return `EXISTS (SELECT 1 FROM jsonb_array_elements(${intervals}) AS extent_interval(i)
+    return `EXISTS (SELECT 1 FROM jsonb_array_elements(${extentIntervalsSql('o')}) AS extent_interval(i)
                      WHERE ${parts.join(' AND ')})`;
   };
 }
@@ -79,6 +77,16 @@ export function collectionSearchConditions(parameters: CollectionSearchParameter
   if (parameters.q !== undefined) {
     const text = parseFreeText(parameters.q);
     conditions.push((params) => textMatchSql(collectionText, text, params));
+  }
+  // CQL2 (text unless filter-lang says JSON) and the query extension: the search's own translation,
+  // with the collection queryables; filter-lang and filter-crs are checked without a filter too.
+  const filter = itemFilterCondition(parameters, 'cql2-text', resolveCollectionQueryable);
+  if (filter !== null) conditions.push(filter);
+  if (parameters.query !== undefined) {
+    const node = queryNodeFromText(parameters.query, resolveCollectionQueryable);
+    if (node !== null) {
+      conditions.push(cql2Condition(node, 'query', 'INVALID_QUERY', resolveCollectionQueryable));
+    }
   }
   return conditions;
 }

@@ -44,6 +44,19 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.1/collection-search',
   'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/simple-query',
   'https://api.stacspec.org/v1.0.0-rc.1/collection-search#advanced-free-text',
+  // The extension's optional classes on /collections (docs/stac.md, "Collection search"), each as its
+  // releases spell it: sort (with /collection-sortables), fields, the query object and CQL2 filter
+  // (with /collection-queryables), over the fields of a collection's STAC JSON.
+  'https://api.stacspec.org/v1.0.0/collection-search',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#sort',
+  'https://api.stacspec.org/v1.1.0/collection-search#sort',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#sortables',
+  'https://api.stacspec.org/v1.1.0/collection-search#sortables',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#fields',
+  'https://api.stacspec.org/v1.0.0/collection-search#fields',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#query',
+  'https://api.stacspec.org/v1.0.0-rc.1/collection-search#filter',
+  'https://api.stacspec.org/v1.0.0/collection-search#filter',
   // The filter extension: CQL2 on the search and on a collection's items (docs/stac.md, "Filter").
   // The item-search class as each release of the extension spells it: a client looks for its own.
   'https://api.stacspec.org/v1.0.0-rc.2/item-search#filter',

@@ -2,7 +2,8 @@ import type { Pool } from '@portal/platform';
 import { QueryParams } from '../browser/query-params.js';
 import { visibleObject, type Principals } from '../browser/visibility.js';
 import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
-import { keyTimeSql, type PageKey } from './search-token.js';
+import { afterSql, orderBySql, reversedSort, sortKeysSql, type ItemSort } from './item-sort.js';
+import { keyTimeSql, type ItemCursor, type PageKey } from './search-token.js';
 
 /** A condition on the container row `o` a list adds (the collection search's), binding through `params`. */
 export type ContainerCondition = (params: QueryParams) => string;
@@ -13,6 +14,61 @@ export type ContainerScope =
 
 export interface ContainerRow extends PortalObjectRow {
   readonly key_time: string;
+}
+
+function scopeConditions(scope: ContainerScope, params: QueryParams): string[] {
+  if (scope.kind === 'collections') return [`o.kind = 'collection'`];
+  return [
+    `o.kind IN ('catalog', 'collection')`,
+    scope.parentId === null ? 'o.parent_id IS NULL' : `o.parent_id = ${params.add(scope.parentId, 'uuid')}`,
+  ];
+}
+
+/** A container with its sort key values (text), which a page's tokens continue from. */
+export interface SortedContainerRow extends PortalObjectRow {
+  readonly sort_keys: (string | null)[];
+}
+
+/** A page of containers in the list's order, and whether pages follow and precede it. */
+export interface ContainerPage {
+  readonly rows: SortedContainerRow[];
+  readonly next: boolean;
+  readonly prev: boolean;
+}
+
+/**
+ * A page of the containers in `scope` the caller may read that `conditions` select, in `sort`'s order,
+ * continuing after (or, for a `prev` cursor, before) the cursor's keys: keyset paging both ways, as the
+ * item search pages (`searchItems`). Reads `limit + 1` rows. Ordered by creation (the default), every
+ * collection is one range of `portal_objects_kind_created`, a node's children one of
+ * `portal_objects_parent_created`; other orders sort the matches (collections are few).
+ */
+export async function sortedContainers(
+  pool: Pool,
+  scope: ContainerScope,
+  principals: Principals,
+  page: { readonly limit: number; readonly sort: ItemSort; readonly cursor: ItemCursor | null },
+  conditions: readonly ContainerCondition[] = [],
+): Promise<ContainerPage> {
+  const params = new QueryParams();
+  const where = [visibleObject('o', principals, params), ...scopeConditions(scope, params)];
+  for (const condition of conditions) where.push(`(${condition(params)})`);
+  // A `prev` page is read backwards from the key (the sort flipped), then turned back into the order.
+  const backwards = page.cursor?.direction === 'prev';
+  const order = backwards ? reversedSort(page.sort) : page.sort;
+  if (page.cursor !== null) where.push(afterSql(order, page.cursor.keys, params));
+  const result = await pool.query<SortedContainerRow>(
+    `SELECT ${visibleObjectColumns('o', principals, params)}, ${sortKeysSql(page.sort)} AS sort_keys
+       FROM read.portal_objects o
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${orderBySql(order)}
+      LIMIT ${params.add(page.limit + 1, 'int')}`,
+    params.values,
+  );
+  const more = result.rows.length > page.limit;
+  const rows = more ? result.rows.slice(0, page.limit) : result.rows;
+  if (backwards) return { rows: rows.reverse(), next: true, prev: more };
+  return { rows, next: more, prev: page.cursor !== null };
 }
 
 /**
@@ -28,15 +84,8 @@ export async function listContainers(
   conditions: readonly ContainerCondition[] = [],
 ): Promise<{ rows: ContainerRow[]; more: boolean }> {
   const params = new QueryParams();
-  const where = [visibleObject('o', principals, params)];
+  const where = [visibleObject('o', principals, params), ...scopeConditions(scope, params)];
   for (const condition of conditions) where.push(`(${condition(params)})`);
-  if (scope.kind === 'collections') where.push(`o.kind = 'collection'`);
-  else {
-    where.push(`o.kind IN ('catalog', 'collection')`);
-    where.push(
-      scope.parentId === null ? 'o.parent_id IS NULL' : `o.parent_id = ${params.add(scope.parentId, 'uuid')}`,
-    );
-  }
   if (page.after !== null) {
     where.push(
       `(o.created_at, o.id) > (${params.add(page.after.time, 'timestamptz')}, ${params.add(page.after.id, 'uuid')})`,

@@ -20,6 +20,17 @@ export interface FieldsSelection {
   readonly rules: FieldRule;
 }
 
+/**
+ * What a `fields` path is a path of: its top-level names and, when names outside them are shorthands for
+ * something deeper (an Item's properties), where those go; and the default set.
+ */
+export interface FieldsShape {
+  /** Where a name that is not top-level goes (`properties` for an Item); null: it stays as given. */
+  readonly nestUnknownUnder: string | null;
+  readonly topLevel: ReadonlySet<string>;
+  readonly defaults: readonly string[];
+}
+
 /** The top-level fields of a STAC Item; any other name is an item property (`properties.` optional). */
 const ITEM_FIELDS = new Set([
   'type',
@@ -54,14 +65,21 @@ const DEFAULT_FIELDS = [
   'properties.end_datetime',
 ];
 
+/** A STAC Item: a name outside its top level is a property, `cloud` is `properties.cloud`. */
+export const ITEM_FIELDS_SHAPE: FieldsShape = {
+  nestUnknownUnder: 'properties',
+  topLevel: ITEM_FIELDS,
+  defaults: DEFAULT_FIELDS,
+};
+
 export const MAX_FIELDS = 100;
 const MAX_FIELD_LENGTH = 256;
 const MAX_FIELD_DEPTH = 8;
 
 const invalid = (message: string) => badParameter('fields', message, 'INVALID_FIELDS');
 
-/** A field name as a path from the item's root: `datetime` is `properties.datetime`. */
-function pathOf(name: string): readonly string[] {
+/** A field name as a path from the object's root: an Item's `datetime` is `properties.datetime`. */
+function pathOf(name: string, shape: FieldsShape): readonly string[] {
   if (name === '') throw invalid('a field name must not be empty');
   if (name.length > MAX_FIELD_LENGTH)
     throw invalid(`a field name must be at most ${MAX_FIELD_LENGTH} characters`);
@@ -69,7 +87,9 @@ function pathOf(name: string): readonly string[] {
   if (path.some((part) => part === '')) throw invalid(`'${name}' has an empty part`);
   if (path.length > MAX_FIELD_DEPTH) throw invalid(`'${name}' is nested more than ${MAX_FIELD_DEPTH} levels`);
   const [first = ''] = path;
-  return ITEM_FIELDS.has(first) ? path : ['properties', ...path];
+  return shape.nestUnknownUnder === null || shape.topLevel.has(first)
+    ? path
+    : [shape.nestUnknownUnder, ...path];
 }
 
 interface MutableRule {
@@ -104,9 +124,10 @@ const within = (path: readonly string[], parent: readonly string[]) =>
 function selection(
   include: readonly string[] | undefined | null,
   exclude: readonly string[] | null | undefined,
+  shape: FieldsShape,
 ): FieldsSelection {
-  const included = (include ?? []).map(pathOf);
-  const excluded = (exclude ?? []).map(pathOf);
+  const included = (include ?? []).map((name) => pathOf(name, shape));
+  const excluded = (exclude ?? []).map((name) => pathOf(name, shape));
   if (included.length + excluded.length > MAX_FIELDS) throw invalid(`must name at most ${MAX_FIELDS} fields`);
   const rules = emptyRule();
   if (included.length > 0) {
@@ -120,9 +141,9 @@ function selection(
     return { rest: 'include', rules };
   }
   // The default set, less what is excluded (a default field at or below an excluded one goes too).
-  const defaults = DEFAULT_FIELDS.map((name) => name.split('.')).filter(
-    (path) => !excluded.some((gone) => within(path, gone)),
-  );
+  const defaults = shape.defaults
+    .map((name) => name.split('.'))
+    .filter((path) => !excluded.some((gone) => within(path, gone)));
   for (const path of excluded) setRule(rules, path, 'exclude');
   for (const path of defaults)
     if (!excluded.some((gone) => key(gone) === key(path))) setRule(rules, path, 'include');
@@ -133,7 +154,7 @@ function selection(
  * The GET form: `id,-geometry,+properties.eo:cloud_cover`. The text cannot say "missing", so a list of
  * excludes alone takes them from the default set, as the extension asks; `fields=` is the default set.
  */
-export function parseFieldsText(text: string): FieldsSelection {
+export function parseFieldsText(text: string, shape: FieldsShape = ITEM_FIELDS_SHAPE): FieldsSelection {
   const names = text.trim() === '' ? [] : text.split(',').map((name) => name.trim());
   const include: string[] = [];
   const exclude: string[] = [];
@@ -141,13 +162,13 @@ export function parseFieldsText(text: string): FieldsSelection {
     if (name.startsWith('-')) exclude.push(name.slice(1).trim());
     else include.push(name.replace(/^\+/, '').trim());
   }
-  return selection(include, exclude);
+  return selection(include, exclude, shape);
 }
 
 /** The POST form: `{ "include": [...], "exclude": [...] }`, either list missing, null or empty; or null. */
 export function parseFieldsBody(
   value: { readonly include?: readonly string[] | null; readonly exclude?: readonly string[] | null } | null,
 ): FieldsSelection {
-  if (value === null) return selection(null, null);
-  return selection(value.include, value.exclude);
+  if (value === null) return selection(null, null, ITEM_FIELDS_SHAPE);
+  return selection(value.include, value.exclude, ITEM_FIELDS_SHAPE);
 }

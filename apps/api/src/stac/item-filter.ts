@@ -1,4 +1,5 @@
 import { Cql2Error, cql2ToSql, parseCql2Filter, type Cql2Node, type Queryable } from '@portal/cql2';
+import type { QueryableResolver } from '@portal/cql2';
 import type { ItemCondition } from './item-query.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 import { HttpProblem } from '../http/problem.js';
@@ -69,11 +70,13 @@ function filterProblem(error: Cql2Error): HttpProblem {
  * The request's filter as a search condition, or none. `defaultLang` is the encoding when `filter-lang`
  * is absent: cql2-text for a GET (OGC API Features Part 3), for a POST a string is text and anything
  * else JSON. Every refusal is a 400 with the library's message (position and expected tokens for text).
- * The filter is translated once, here, so a bad one is refused before any query runs.
+ * The filter is translated once, here, so a bad one is refused before any query runs. `resolve` names
+ * the queryables: the items' unless a list of something else (collections) filters its own.
  */
 export function itemFilterCondition(
   parameters: FilterParameters,
   defaultLang: 'cql2-text' | undefined,
+  resolve: QueryableResolver = resolveItemQueryable,
 ): ItemCondition | null {
   const filter = parameters.filter;
   const lang = parameters['filter-lang'];
@@ -84,13 +87,13 @@ export function itemFilterCondition(
   try {
     node = parseCql2Filter({ filter: given, lang: lang ?? defaultLang, crs });
     // A dry run: types, unknown functions and geometry problems are found before the search runs.
-    cql2ToSql(node, resolveItemQueryable, []);
+    cql2ToSql(node, resolve, []);
   } catch (error) {
     if (error instanceof Cql2Error) throw filterProblem(error);
     throw error;
   }
   if (filter === undefined) return null;
-  return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
+  return (params) => cql2ToSql(node, resolve, params.values);
 }
 
 /**
@@ -98,12 +101,17 @@ export function itemFilterCondition(
  * same SQL writer as `filter`, translated once as a dry run, so a type error is a 400 naming
  * `parameter` before any query runs.
  */
-export function cql2Condition(node: Cql2Node, parameter: string, code: string): ItemCondition {
+export function cql2Condition(
+  node: Cql2Node,
+  parameter: string,
+  code: string,
+  resolve: QueryableResolver = resolveItemQueryable,
+): ItemCondition {
   try {
-    cql2ToSql(node, resolveItemQueryable, []);
+    cql2ToSql(node, resolve, []);
   } catch (error) {
     if (error instanceof Cql2Error) throw new HttpProblem(400, `${parameter}: ${error.message}`, code);
     throw error;
   }
-  return (params) => cql2ToSql(node, resolveItemQueryable, params.values);
+  return (params) => cql2ToSql(node, resolve, params.values);
 }

@@ -1,4 +1,4 @@
-import type { Cql2Node } from '@portal/cql2';
+import type { Cql2Node, QueryableResolver } from '@portal/cql2';
 import { parseInstant } from './datetime-interval.js';
 import { cql2Condition, resolveItemQueryable } from './item-filter.js';
 import type { ItemCondition } from './item-query.js';
@@ -41,15 +41,27 @@ const property = (name: string): Cql2Node => ({ kind: 'property', name });
 const caseless = (node: Cql2Node): Cql2Node => ({ kind: 'casei', arg: node });
 const not = (arg: Cql2Node): Cql2Node => ({ kind: 'not', arg });
 
-/** Whether the property is a time (`datetime`, `created`…): a string compared with it is an instant. */
-const isTime = (name: string) => resolveItemQueryable(name).type === 'timestamp';
+/**
+ * Whether the property is a time (`datetime`, `created`…): a string compared with it is an instant. An
+ * unknown name is none; the translation then refuses it (a 400 naming it).
+ */
+type IsTime = (name: string) => boolean;
+const timeTest =
+  (resolve: QueryableResolver): IsTime =>
+  (name) => {
+    try {
+      return resolve(name)?.type === 'timestamp';
+    } catch {
+      return false;
+    }
+  };
 
 function instantOf(text: string, where: string): Cql2Node {
   return { kind: 'timestamp', value: parseInstant(text, `query: ${where}`, CODE) };
 }
 
 /** `name op value` for eq and neq (and each value of `in`): strings ignore case, except against times. */
-function equality(name: string, op: '=' | '<>', value: unknown, where: string): Cql2Node {
+function equality(name: string, op: '=' | '<>', value: unknown, where: string, isTime: IsTime): Cql2Node {
   if (value === null) {
     const isNull: Cql2Node = { kind: 'isNull', arg: property(name) };
     return op === '=' ? isNull : not(isNull);
@@ -93,24 +105,24 @@ function like(name: string, value: unknown, where: string, before: string, after
   };
 }
 
-function oneOf(name: string, value: unknown, where: string): Cql2Node {
+function oneOf(name: string, value: unknown, where: string, isTime: IsTime): Cql2Node {
   if (!Array.isArray(value) || value.length === 0) throw invalid(`${where} must be a non-empty array`);
   const options = value.map((option: unknown, index) => {
     if (typeof option !== 'string' && typeof option !== 'number') {
       throw invalid(`${where}[${index}] must be a string or a number`);
     }
-    return equality(name, '=', option, `${where}[${index}]`);
+    return equality(name, '=', option, `${where}[${index}]`, isTime);
   });
   return options.length === 1 ? (options[0] as Cql2Node) : { kind: 'or', args: options };
 }
 
-function condition(name: string, operator: Operator, value: unknown): Cql2Node {
+function condition(name: string, operator: Operator, value: unknown, isTime: IsTime): Cql2Node {
   const where = `'${name}'.${operator}`;
   switch (operator) {
     case 'eq':
-      return equality(name, '=', value, where);
+      return equality(name, '=', value, where, isTime);
     case 'neq':
-      return equality(name, '<>', value, where);
+      return equality(name, '<>', value, where, isTime);
     case 'lt':
       return ordering(name, '<', value, where);
     case 'lte':
@@ -126,14 +138,21 @@ function condition(name: string, operator: Operator, value: unknown): Cql2Node {
     case 'contains':
       return like(name, value, where, '%', '%');
     case 'in':
-      return oneOf(name, value, where);
+      return oneOf(name, value, where, isTime);
   }
 }
 
 const valueCount = (value: unknown) => (Array.isArray(value) ? value.length : 1);
 
-/** The query object as one CQL2 predicate (`null` for `{}`, which restricts nothing). */
-export function queryNode(query: unknown): Cql2Node | null {
+/**
+ * The query object as one CQL2 predicate (`null` for `{}`, which restricts nothing), over the items'
+ * queryables unless `resolve` gives another list's (collections).
+ */
+export function queryNode(
+  query: unknown,
+  resolve: QueryableResolver = resolveItemQueryable,
+): Cql2Node | null {
+  const isTime = timeTest(resolve);
   if (!isObject(query)) throw invalid('must be an object of property names, each to an object of operators');
   const entries = Object.entries(query);
   if (entries.length > MAX_QUERY_PROPERTIES)
@@ -152,7 +171,7 @@ export function queryNode(query: unknown): Cql2Node | null {
       }
       values += valueCount(value);
       if (values > MAX_QUERY_VALUES) throw invalid(`must hold at most ${MAX_QUERY_VALUES} values`);
-      conditions.push(condition(name, operator as Operator, value));
+      conditions.push(condition(name, operator as Operator, value, isTime));
     }
   }
   if (conditions.length === 0) return null;
@@ -160,14 +179,17 @@ export function queryNode(query: unknown): Cql2Node | null {
 }
 
 /** The GET form: the same object as JSON text. */
-export function queryNodeFromText(text: string): Cql2Node | null {
+export function queryNodeFromText(
+  text: string,
+  resolve: QueryableResolver = resolveItemQueryable,
+): Cql2Node | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw invalid('must be a JSON object (the POST form, as JSON text)');
   }
-  return queryNode(value);
+  return queryNode(value, resolve);
 }
 
 /** The request's `query` as a search condition, or none; a bad one is a 400 before any query runs. */

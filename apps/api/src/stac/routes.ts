@@ -1,11 +1,5 @@
 import type { Request, Router } from 'express';
-import {
-  stacBrowseQuerySchema,
-  stacCollectionsQuerySchema,
-  stacItemsQuerySchema,
-  stacListQuerySchema,
-  type StacLink,
-} from '@portal/contracts';
+import { stacBrowseQuerySchema, stacItemsQuerySchema, stacListQuerySchema } from '@portal/contracts';
 import { isUuid } from '@portal/domain';
 import { requireFound } from '@portal/commands';
 import { principalsOf } from '../auth/caller.js';
@@ -19,8 +13,10 @@ import { findVisibleObject } from '../read-model/portal-object-rows.js';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { browsePage, catalogContents, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
-import { collectionSearchConditions } from './collection-search.js';
-import { listContainers, type ContainerCondition, type ContainerScope } from './container-query.js';
+import { collectionQueryablesSchema } from './collection-queryables.js';
+import { collectionSearch } from './collection-search-handler.js';
+import { childrenSort, collectionSortablesSchema } from './collection-sort.js';
+import { containerListPage } from './container-list.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
 import { itemCollection } from './item-collection.js';
@@ -28,11 +24,10 @@ import { stacItem } from './item-json.js';
 import { findVisibleItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
 import { itemSortables } from './sortables.js';
-import { parseLimitText, searchFromQuery } from './item-search-request.js';
+import { searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
 import { conditionsFromQuery } from './search-conditions.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
-import { decodeToken, encodeToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
 import { addItems, deleteItem } from './transactions/item-transactions.js';
 import { patchItem, replaceItem } from './transactions/item-replace.js';
@@ -49,12 +44,6 @@ function pathParam(req: Request, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** The query of a container list: `limit`, `token` and, for a collection search, its parameters. */
-type ListQuery = Readonly<Record<string, string | undefined>> & {
-  readonly limit?: string | undefined;
-  readonly token?: string | undefined;
-};
-
 /** STAC API 1.0 over the read model (docs/stac.md): the same visibility as every other read. */
 export function stacRoutes(deps: ApiDependencies): Router {
   const router = apiRouter();
@@ -69,36 +58,19 @@ export function stacRoutes(deps: ApiDependencies): Router {
       `${kind} ${id}`,
     );
 
-  /**
-   * A page of containers in `scope` (collections, or children), with `self`, `root` and `next`; the
-   * `next` link repeats the query's other parameters (a collection search's) with the token.
-   */
-  const containerPage = async (
-    req: Request,
-    scope: ContainerScope,
-    selfUrl: string,
-    list: { readonly query: ListQuery; readonly conditions: readonly ContainerCondition[] } = {
-      query: parseInput(stacListQuerySchema, req.query, 'query'),
-      conditions: [],
-    },
-  ) => {
-    const { query, conditions } = list;
+  /** A page of children (of the landing page, or a catalog), oldest first, with `prev` and `next`. */
+  const childrenPage = async (req: Request, parentId: string | null, selfUrl: string) => {
     const { urls, baseUrl, principals } = context(req);
-    const limit = parseLimitText(query.limit);
-    const after = query.token === undefined ? null : decodeToken('containers', query.token);
-    const page = await listContainers(deps.pool, scope, principals, { limit, after }, conditions);
-    const last = page.rows.at(-1);
-    const links: StacLink[] = [
-      { rel: 'self', href: selfUrl, type: JSON_TYPE },
-      { rel: 'root', href: urls.root, type: JSON_TYPE },
-    ];
-    if (page.more && last !== undefined) {
-      const token = encodeToken('containers', { time: last.key_time, id: last.id });
-      const { token: _token, ...rest } = query;
-      const next = new URLSearchParams({ ...definedOnly(rest), token });
-      links.push({ rel: 'next', href: `${selfUrl}?${next.toString()}`, type: JSON_TYPE });
-    }
-    return { rows: page.rows, links, urls, baseUrl };
+    const query = parseInput(stacListQuerySchema, req.query, 'query');
+    const page = await containerListPage(deps.pool, principals, urls, {
+      list: 'children',
+      scope: { kind: 'children', parentId },
+      selfUrl,
+      query,
+      sort: childrenSort,
+      conditions: [],
+    });
+    return { children: page.rows.map((row) => stacChild(row, urls, baseUrl)), links: page.links };
   };
 
   route(router, STAC_PATH, {
@@ -116,16 +88,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
 
   route(router, `${STAC_PATH}/collections`, {
     get: async (req, res) => {
-      const { urls } = context(req);
-      // Collection search: bbox, datetime and q, checked before the page is read.
-      const query = parseInput(stacCollectionsQuerySchema, req.query, 'query');
-      const conditions = collectionSearchConditions(query);
-      const page = await containerPage(req, { kind: 'collections' }, urls.collections, { query, conditions });
-      res.json({
-        collections: page.rows.map((row) => stacCollection(row, page.urls, page.baseUrl)),
-        links: page.links,
-        numberReturned: page.rows.length,
-      });
+      res.json(await collectionSearch(deps.pool, req, context(req)));
     },
     post: addCollection(deps),
   });
@@ -218,6 +181,18 @@ export function stacRoutes(deps: ApiDependencies): Router {
       res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.sortables, 'STAC item search'));
     },
   });
+  route(router, `${STAC_PATH}/collection-queryables`, {
+    get: (req, res) => {
+      const { urls } = context(req);
+      res.type(SCHEMA_JSON_TYPE).json(collectionQueryablesSchema(urls.collectionSearchQueryables));
+    },
+  });
+  route(router, `${STAC_PATH}/collection-sortables`, {
+    get: (req, res) => {
+      const { urls } = context(req);
+      res.type(SCHEMA_JSON_TYPE).json(collectionSortablesSchema(urls.collectionSearchSortables));
+    },
+  });
   route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
@@ -268,12 +243,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
 
   route(router, `${STAC_PATH}/children`, {
     get: async (req, res) => {
-      const { urls } = context(req);
-      const page = await containerPage(req, { kind: 'children', parentId: null }, urls.children);
-      res.json({
-        children: page.rows.map((row) => stacChild(row, page.urls, page.baseUrl)),
-        links: page.links,
-      });
+      res.json(await childrenPage(req, null, context(req).urls.children));
     },
   });
   route(router, `${STAC_PATH}/catalogs/:catalogId`, {
@@ -310,15 +280,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { urls, principals } = context(req);
       const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
-      const page = await containerPage(
-        req,
-        { kind: 'children', parentId: row.id },
-        urls.catalogChildren(row.id),
-      );
-      res.json({
-        children: page.rows.map((child) => stacChild(child, page.urls, page.baseUrl)),
-        links: page.links,
-      });
+      res.json(await childrenPage(req, row.id, urls.catalogChildren(row.id)));
     },
   });
   return router;

@@ -90,7 +90,7 @@ function isJsonScalar(text: string): boolean {
 }
 
 /** Whether one key value is of the form the search wrote, so nothing malformed ever reaches SQL. */
-function validValue(key: SortKey, value: unknown): boolean {
+export function validValue(key: SortKey, value: unknown): boolean {
   if (value === null) return key.nullable;
   if (typeof value !== 'string' || value.length > MAX_KEY_TEXT || value.includes('\u0000')) return false;
   switch (key.type) {

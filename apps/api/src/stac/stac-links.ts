@@ -22,6 +22,9 @@ export interface StacUrls {
   readonly children: string;
   readonly queryables: string;
   readonly sortables: string;
+  /** The collection search's queryables and sortables (not `/queryables`: those are the items'). */
+  readonly collectionSearchQueryables: string;
+  readonly collectionSearchSortables: string;
   readonly aggregate: string;
   readonly aggregations: string;
   readonly serviceDesc: string;
@@ -55,6 +58,8 @@ export function stacUrls(baseUrl: string): StacUrls {
     children: `${root}/children`,
     queryables: `${root}/queryables`,
     sortables: `${root}/sortables`,
+    collectionSearchQueryables: `${root}/collection-queryables`,
+    collectionSearchSortables: `${root}/collection-sortables`,
     aggregate: `${root}/aggregate`,
     aggregations: `${root}/aggregations`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,

@@ -47,7 +47,7 @@ const errorsNote =
   "Errors carry `code` and `description` (as STAC clients expect) beside the service's `message`.";
 const filterNote =
   '`filter` takes CQL2 (text or JSON, `filter-lang`) over the queryables; a bad filter answers 400 naming the position and the expected tokens.';
-const pagingNote = `Paged by an opaque \`token\` in the \`next\` link (and, for item pages, the \`prev\` link); \`limit\` at most ${STAC_MAX_LIMIT}.`;
+const pagingNote = `Paged by an opaque \`token\` in the \`next\` and \`prev\` links; \`limit\` at most ${STAC_MAX_LIMIT}.`;
 const extensionsNote =
   'Extensions: `sortby` (sort; a token is valid only under its sort), `fields` (include/exclude), `query` (the legacy query object) and `q` (advanced free text).';
 
@@ -78,7 +78,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections',
     operationId: 'listStacCollections',
     summary: 'STAC Collections',
-    description: `Every portal collection, oldest first; the collection search extension narrows them: \`bbox\` and \`datetime\` meet any box or interval of the collection's extent, \`q\` (advanced free text) its title, description and keywords. ${visible} ${pagingNote} ${errorsNote}`,
+    description: `Every portal collection, oldest first; the collection search extension narrows them: \`bbox\` and \`datetime\` meet any box or interval of the collection's extent, \`q\` (advanced free text) its title, description and keywords, \`filter\` (CQL2) and \`query\` the collection queryables; \`sortby\` orders them by the collection sortables, \`fields\` cuts each. ${visible} ${pagingNote} ${errorsNote}`,
     tag: 'stac',
     public: true,
     query: stacCollectionsQuerySchema,
@@ -303,6 +303,30 @@ export const stacRoutes: readonly Route[] = [
     tag: 'stac',
     public: true,
     responses: { 200: { description: 'The sortables.', schema: stacQueryablesSchema } },
+    errors: [401, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/stac/collection-queryables',
+    operationId: 'getStacCollectionSearchQueryables',
+    summary: 'What a collection search filter may name',
+    description:
+      "A JSON Schema (`application/schema+json`) of the fields of a collection's STAC JSON that `filter` and `query` on `/collections` may use; no other name is accepted.",
+    tag: 'stac',
+    public: true,
+    responses: { 200: { description: 'The collection queryables.', schema: stacQueryablesSchema } },
+    errors: [401, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/stac/collection-sortables',
+    operationId: 'getStacCollectionSearchSortables',
+    summary: 'What a collection search sortby may name',
+    description:
+      "A JSON Schema (`application/schema+json`) of the fields of a collection's STAC JSON that `sortby` on `/collections` orders by.",
+    tag: 'stac',
+    public: true,
+    responses: { 200: { description: 'The collection sortables.', schema: stacQueryablesSchema } },
     errors: [401, 503],
   },
   {
