@@ -81,11 +81,9 @@ export async function listContainers(
   scope: ContainerScope,
   principals: Principals,
   page: { readonly limit: number; readonly after: PageKey | null },
-  conditions: readonly ContainerCondition[] = [],
 ): Promise<{ rows: ContainerRow[]; more: boolean }> {
   const params = new QueryParams();
   const where = [visibleObject('o', principals, params), ...scopeConditions(scope, params)];
-  for (const condition of conditions) where.push(`(${condition(params)})`);
   if (page.after !== null) {
     where.push(
       `(o.created_at, o.id) > (${params.add(page.after.time, 'timestamptz')}, ${params.add(page.after.id, 'uuid')})`,
