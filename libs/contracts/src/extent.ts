@@ -31,10 +31,28 @@ export const bboxSchema = z
   });
 export type BBox = z.infer<typeof bboxSchema>;
 
+/**
+ * Whether PostgreSQL's timestamptz reads the timestamp as the same instant: it takes four-digit years from
+ * 0001 on and rounds to the microsecond, so `0000-…` fails to cast and a fraction from
+ * `9999-12-31T23:59:59.9999995Z` on rounds into year 10000. The collection search casts the stored extent
+ * (its `datetime`, `sortby` and `filter`), so either would fail every such search that reads the collection.
+ */
+function isPostgresTimestamp(text: string): boolean {
+  if (text.startsWith('0000-')) return false;
+  const fraction = /^9999-12-31T23:59:59\.(\d+)Z$/.exec(text)?.[1];
+  return fraction === undefined || fraction.padEnd(7, '0').slice(0, 7) < '9999995';
+}
+
 /** UTC only, because the contract promises UTC timestamps back and we store what we are given. */
-export const utcTimestampSchema = z.iso.datetime({
-  error: expected('an RFC 3339 timestamp in UTC, e.g. 2024-01-31T12:00:00Z'),
-});
+export const utcTimestampSchema = z.iso
+  .datetime({
+    // Stops here on a bad format, so the range check below only reads well-formed timestamps.
+    abort: true,
+    error: expected('an RFC 3339 timestamp in UTC, e.g. 2024-01-31T12:00:00Z'),
+  })
+  .refine(isPostgresTimestamp, {
+    error: 'must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z',
+  });
 
 /** [start, end or null]: null as the end means open-ended, as the contract shows. */
 export const temporalIntervalSchema = z
@@ -47,7 +65,8 @@ export const temporalIntervalSchema = z
     }
   })
   .meta({
-    description: '[start, end or null] as RFC 3339 UTC timestamps; start ≤ end; a null end is open-ended.',
+    description:
+      '[start, end or null] as RFC 3339 UTC timestamps from 0001 to 9999; start ≤ end; a null end is open-ended.',
   });
 export type TemporalInterval = z.infer<typeof temporalIntervalSchema>;
 

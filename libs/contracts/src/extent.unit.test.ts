@@ -48,6 +48,9 @@ describe('temporal interval', () => {
     [['2020-01-01T00:00:00Z', null]],
     [['2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z']],
     [['2020-01-01T00:00:00.5Z', '2021-06-30T23:59:59.999Z']],
+    // The ends of what PostgreSQL's timestamptz reads as the same instant.
+    [['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999Z']],
+    [['2020-01-01T00:00:00Z', '9999-12-31T23:59:59.99999949Z']],
   ])('accepts %j', (interval) => {
     expect(acceptanceOf(temporalIntervalSchema, interval)).toEqual(interval);
   });
@@ -63,6 +66,13 @@ describe('temporal interval', () => {
     [['2020-02-30T00:00:00Z', null], '[0]: must be an RFC 3339 timestamp in UTC, e.g. 2024-01-31T12:00:00Z'],
     [[null, '2020-01-01T00:00:00Z'], '[0]: must be an RFC 3339 timestamp in UTC, e.g. 2024-01-31T12:00:00Z'],
     [['2020-01-01T00:00:00Z'], 'must be a pair [start, end or null]'],
+    // PostgreSQL cannot cast year 0, and rounds this fraction into year 10000: the collection search's
+    // casts of the stored extent would fail on it.
+    [['0000-01-01T00:00:00Z', null], '[0]: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z'],
+    [
+      ['2020-01-01T00:00:00Z', '9999-12-31T23:59:59.9999995Z'],
+      '[1]: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z',
+    ],
   ])('rejects %j: %s', (interval, message) => {
     expect(rejectionOf(temporalIntervalSchema, interval).message).toBe(message);
   });
