@@ -31,11 +31,13 @@ export const extentEndSql = `(CASE WHEN o.extent IS NOT NULL
                                ELSE o.items_end END)`;
 
 /**
- * Every box of the extent as one valid geometry: a box across the antimeridian (west > east) is its two
- * halves, and ST_MakeValid merges overlapping boxes (a spatial predicate on overlapping parts of one
- * multipolygon can make GEOS raise) while keeping a degenerate box as the line or point it is.
+ * Every box of the extent as one valid geometry, their union: a box across the antimeridian (west > east)
+ * is its two halves, and each part is made valid on its own (a degenerate box is the line or point it is)
+ * before the union merges overlapping boxes, as STAC's first box and the parts inside it always are.
+ * ST_MakeValid of the collected boxes would not do: it reads overlapping parts of one multipolygon as
+ * linework, so where two boxes overlap it leaves a hole.
  */
-export const extentGeometrySql = `(SELECT ST_MakeValid(ST_Collect(part))
+export const extentGeometrySql = `(SELECT ST_UnaryUnion(ST_Collect(ST_MakeValid(part)))
      FROM jsonb_array_elements(${extentBoxesSql('o')}) AS extent_box(b),
           LATERAL (SELECT (b->>0)::float8 AS w, (b->>1)::float8 AS s, (b->>2)::float8 AS e, (b->>3)::float8 AS n) AS side,
           LATERAL (SELECT ST_MakeEnvelope(side.w, side.s, side.e, side.n, 4326) WHERE side.w <= side.e
