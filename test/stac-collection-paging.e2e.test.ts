@@ -125,4 +125,20 @@ describe('prev links on /collections and /children', () => {
     const back = await fetchPage(second.prev as string, 'children');
     expect(back.ids).toEqual(first.ids);
   });
+
+  it("a token of one catalog's children continues no other list of children", async () => {
+    const first = await fetchPage(`/api/v1/stac/catalogs/${catalog}/children?limit=2`, 'children');
+    const token = new URL(`http://x${first.next as string}`).searchParams.get('token') as string;
+    const elsewhere = await call<{ code?: string; message?: string }>(
+      'GET',
+      `/api/v1/stac/children?limit=2&token=${encodeURIComponent(token)}`,
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.code).toBe('INVALID_TOKEN');
+    const again = await call(
+      'GET',
+      `/api/v1/stac/catalogs/${catalog}/children?limit=2&token=${encodeURIComponent(token)}`,
+    );
+    expect(again.status).toBe(200);
+  });
 });

@@ -87,7 +87,7 @@ export function collectionQueryablesSchema(selfUrl: string): StacQueryables {
     type: 'object',
     title: 'STAC collection search',
     description:
-      "The fields of a collection's STAC JSON that the collection search's filter and query may use; no other name is accepted.",
+      "What the collection search's filter and query may use: a collection's fields, its extent's times and boxes (datetime, start_datetime, end_datetime, geometry) and when the portal created and last changed it; no other name is accepted.",
     properties,
     additionalProperties: false,
   };

@@ -33,7 +33,6 @@ export async function collectionSearch(
   const sort = collectionSort(query.sortby === undefined ? null : parseSortbyText(query.sortby));
   const fields = query.fields === undefined ? null : parseFieldsText(query.fields, COLLECTION_FIELDS_SHAPE);
   const page = await containerListPage(pool, principals, urls, {
-    list: 'collections',
     scope: { kind: 'collections' },
     selfUrl: urls.collections,
     query,

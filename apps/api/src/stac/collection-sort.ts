@@ -123,7 +123,7 @@ export function collectionSortablesSchema(selfUrl: string): StacQueryables {
     type: 'object',
     title: 'STAC collection search',
     description:
-      "The fields of a collection's STAC JSON that sortby on /collections orders by; the id breaks ties.",
+      "What sortby on /collections orders by: a collection's fields, its extent's times and when the portal created and last changed it; the id breaks ties.",
     properties,
     additionalProperties: false,
   };

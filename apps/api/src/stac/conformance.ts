@@ -46,7 +46,7 @@ export const conformsTo: readonly string[] = [
   'https://api.stacspec.org/v1.0.0-rc.1/collection-search#advanced-free-text',
   // The extension's optional classes on /collections (docs/stac.md, "Collection search"), each as its
   // releases spell it: sort (with /collection-sortables), fields, the query object and CQL2 filter
-  // (with /collection-queryables), over the fields of a collection's STAC JSON.
+  // (with /collection-queryables), over a collection's fields, extent and portal timestamps.
   'https://api.stacspec.org/v1.0.0/collection-search',
   'https://api.stacspec.org/v1.0.0-rc.1/collection-search#sort',
   'https://api.stacspec.org/v1.1.0/collection-search#sort',

@@ -7,14 +7,13 @@ import {
   type ContainerScope,
   type SortedContainerRow,
 } from './container-query.js';
-import { decodeContainerToken, encodeContainerToken, type ContainerList } from './container-token.js';
+import { containerListOf, decodeContainerToken, encodeContainerToken } from './container-token.js';
 import { parseLimitText } from './item-search-request.js';
 import type { ItemSort } from './item-sort.js';
 import { JSON_TYPE, type StacUrls } from './stac-links.js';
 
 /** What a page of `/collections` or of children lists, and how it was asked for. */
 export interface ContainerListRequest {
-  readonly list: ContainerList;
   readonly scope: ContainerScope;
   readonly selfUrl: string;
   /** The query as given (`limit`, `token` and a collection search's parameters): links repeat it. */
@@ -40,7 +39,8 @@ export async function containerListPage(
   urls: StacUrls,
   request: ContainerListRequest,
 ): Promise<{ rows: SortedContainerRow[]; links: StacLink[] }> {
-  const { list, sort, query } = request;
+  const { sort, query } = request;
+  const list = containerListOf(request.scope);
   const limit = parseLimitText(query.limit);
   const cursor = query.token === undefined ? null : decodeContainerToken(list, sort, query.token);
   const page = await sortedContainers(

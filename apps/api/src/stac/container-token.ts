@@ -1,4 +1,5 @@
 import { HttpProblem } from '../http/problem.js';
+import type { ContainerScope } from './container-query.js';
 import type { ItemSort } from './item-sort.js';
 import { validValue, type ItemCursor } from './search-token.js';
 
@@ -6,8 +7,15 @@ import { validValue, type ItemCursor } from './search-token.js';
  * The token of a page of `/collections` or of children: which list it continues, the sort it was issued
  * under (its signature), a container's value of each sort key as text, and `prev` for the page before
  * that container. Base64url JSON, opaque to clients, as an item page's token.
+ *
+ * The list names the parent of children (empty for the root level): a token of one catalog's children
+ * continues no other list.
  */
-export type ContainerList = 'collections' | 'children';
+export type ContainerList = 'collections' | `children:${string}`;
+
+export function containerListOf(scope: ContainerScope): ContainerList {
+  return scope.kind === 'collections' ? 'collections' : `children:${scope.parentId ?? ''}`;
+}
 
 export function encodeContainerToken(
   list: ContainerList,

@@ -63,7 +63,6 @@ export function stacRoutes(deps: ApiDependencies): Router {
     const { urls, baseUrl, principals } = context(req);
     const query = parseInput(stacListQuerySchema, req.query, 'query');
     const page = await containerListPage(deps.pool, principals, urls, {
-      list: 'children',
       scope: { kind: 'children', parentId },
       selfUrl,
       query,
