@@ -13,7 +13,11 @@ const raw = readOptions('npx tsx bench/replay-steps.ts [options]', {
   events: { env: 'BENCH_STEPS_EVENTS', default: '20000', help: 'events of the replay history to apply' },
   'batch-size': { env: 'BENCH_STEPS_BATCH_SIZE', default: '500', help: 'events per batch transaction' },
   seed: { env: 'BENCH_REPLAY_SEED', default: '20261121', help: 'seed of the synthetic history' },
-  mix: { env: 'BENCH_REPLAY_MIX', default: 'default', help: 'history: default or creates' },
+  mix: {
+    env: 'BENCH_REPLAY_MIX',
+    default: 'default',
+    help: 'history: default, creates or items (registered by href)',
+  },
 });
 const options = {
   events: positiveInt('events', raw.events),

@@ -233,6 +233,15 @@ const smokes: readonly Smoke[] = [
     },
   },
   {
+    script: 'bench/stac-page-cost.ts',
+    args: ['--items', '10', '--rounds', '5'],
+    bench: 'stac-page-cost',
+    expected: {
+      options: { items: 10, rounds: 5 },
+      costs: { build: rate, stringify: rate, buffer: rate, etag: rate },
+    },
+  },
+  {
     script: 'bench/api-cpu.ts',
     args: [
       ...['--phases', 'create-async,patch,children', '--clients', '2', '--children', '20'],

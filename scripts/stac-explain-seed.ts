@@ -11,6 +11,11 @@ const schemaSql = readFileSync(
   new URL('../apps/projector/src/read-models/portal-objects/schema.sql', import.meta.url),
   'utf8',
 );
+/** The readers' indexes (the STAC ones among them), built once the items are in, as a lean rebuild does. */
+const readerIndexesSql = readFileSync(
+  new URL('../apps/projector/src/read-models/portal-objects/reader-indexes.sql', import.meta.url),
+  'utf8',
+);
 export const collectionId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 export async function seedStacItems(db: pg.Client, count: number): Promise<void> {
@@ -44,5 +49,6 @@ export async function seedStacItems(db: pg.Client, count: number): Promise<void>
                        FROM generate_series(1, $1::int) g) centres) scenes`,
     [count],
   );
+  await db.query(readerIndexesSql);
   await db.query('ANALYZE portal_objects');
 }

@@ -112,6 +112,28 @@ function shapes(box: [number, number, number, number]): [string, ItemSearch, Ite
       'sortby -properties.eo:cloud_cover, one collection',
       { ...none, collections: [collectionId(3)], sort: sorted('-properties.eo:cloud_cover') },
     ],
+    ['sortby +properties.eo:cloud_cover', { ...none, sort: sorted('+properties.eo:cloud_cover') }],
+    [
+      'sortby -properties.eo:cloud_cover, a later page',
+      {
+        ...none,
+        sort: sorted('-properties.eo:cloud_cover'),
+        cursor: { keys: ['50', 'ffffffff-ffff-4fff-8fff-ffffffffffff'], direction: 'next' },
+      },
+    ],
+    [
+      'sortby +properties.eo:cloud_cover, a later page',
+      {
+        ...none,
+        sort: sorted('+properties.eo:cloud_cover'),
+        cursor: { keys: ['50', 'ffffffff-ffff-4fff-8fff-ffffffffffff'], direction: 'next' },
+      },
+    ],
+    [
+      'sortby -properties.eo:cloud_cover, one year',
+      { ...none, interval: year, sort: sorted('-properties.eo:cloud_cover') },
+    ],
+    ['sortby +properties.platform (no index)', { ...none, sort: sorted('+properties.platform') }],
     ['q a common word (1 item in 8)', none, text('echo')],
     ['q a rare word (1 item in 1,024)', none, text('zulu')],
     ['q a phrase in keywords (1 item in 8)', none, text('"sea ice"')],

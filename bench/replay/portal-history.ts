@@ -19,6 +19,9 @@ export interface EventMix {
   readonly updated: number;
   readonly moved: number;
   readonly deleted: number;
+  /** Items registered by href (as STAC clients add them) and replacements of their metadata. */
+  readonly registeredItem?: number;
+  readonly itemMetadata?: number;
 }
 
 /** ~70% creates (a third of them catalogs), a fifth updates, some moves, a few deletes. */
@@ -39,8 +42,26 @@ export const createsOnlyMix: EventMix = {
   deleted: 0,
 };
 
+/**
+ * A STAC catalog filling up: items registered by href into collections, a third as many metadata
+ * replacements of them, and the few containers they need.
+ */
+export const registeredItemsMix: EventMix = {
+  catalogCreated: 0.01,
+  collectionCreated: 0.03,
+  updated: 0,
+  moved: 0,
+  deleted: 0,
+  registeredItem: 0.72,
+  itemMetadata: 0.24,
+};
+
 /** The histories `--mix` chooses from. */
-export const eventMixes = { default: defaultMix, creates: createsOnlyMix } as const;
+export const eventMixes = {
+  default: defaultMix,
+  creates: createsOnlyMix,
+  items: registeredItemsMix,
+} as const;
 export type EventMixName = keyof typeof eventMixes;
 
 /** A few hundred top-level catalogs per 100k objects; nearly every collection sits in a catalog. */
@@ -82,6 +103,8 @@ export class PortalHistory {
       [mix.updated, () => this.portal.update()],
       [mix.moved, () => this.portal.move()],
       [mix.deleted, () => this.portal.delete()],
+      [mix.registeredItem ?? 0, () => this.portal.registerItem()],
+      [mix.itemMetadata ?? 0, () => this.portal.updateItemMetadata()],
     ];
     const total = operations.reduce((sum, [share]) => sum + share, 0);
     let running = 0;

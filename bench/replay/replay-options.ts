@@ -33,7 +33,7 @@ export const replayOptionSpecs = {
   mix: {
     env: 'BENCH_REPLAY_MIX',
     default: 'default',
-    help: 'history: default (creates, updates, moves, deletes) or creates (creates only)',
+    help: 'history: default (creates, updates, moves, deletes), creates (creates only) or items (registered by href)',
   },
   'replay-ceiling-inserts': {
     env: 'BENCH_REPLAY_CEILING_INSERTS',

@@ -1,4 +1,4 @@
-import type { CollectionExtent, Link } from '@portal/domain';
+import type { CollectionExtent, HrefAsset, ItemMetadata, Link } from '@portal/domain';
 
 /**
  * The field values of synthetic objects, derived from the object's ordinal and the field's version,
@@ -68,4 +68,57 @@ export function extentOf(ordinal: number): CollectionExtent | null {
     spatial: { bbox: [[west, south, west + 1.5, south + 1]] },
     temporal: { interval: [[`${2010 + (ordinal % 15)}-04-01T00:00:00Z`, null]] },
   };
+}
+
+/** A scene's footprint, time and STAC properties; a new version moves it a little and changes its cover. */
+export function itemMetadataOf(ordinal: number, version: number): ItemMetadata {
+  const west = -10 + ((ordinal * 7 + version) % 300) / 10;
+  const south = 35 + ((ordinal * 3) % 200) / 10;
+  const ring: [number, number][] = [
+    [west, south],
+    [west + 0.2, south],
+    [west + 0.2, south + 0.2],
+    [west, south + 0.2],
+    [west, south],
+  ];
+  const day = new Date(Date.UTC(2020, 0, 1 + ((ordinal + version * 11) % 1500)));
+  return {
+    geometry: { type: 'Polygon', coordinates: [ring] },
+    bbox: null,
+    datetime: day.toISOString(),
+    startDatetime: null,
+    endDatetime: null,
+    tags: version === 0 ? [] : ['reprocessed'],
+    properties: {
+      'eo:cloud_cover': (ordinal * 13 + version * 29) % 101,
+      platform: pickBy(['sentinel-2a', 'sentinel-2b', 'landsat-9'], ordinal),
+      'proj:epsg': 32632,
+      'view:sun_elevation': 20 + ((ordinal + version) % 50),
+    },
+  };
+}
+
+/** The assets a scene is registered with, by href (`ids` name them): a COG and its thumbnail. */
+export function hrefAssetsOf(ordinal: number, ids: readonly [string, string]): HrefAsset[] {
+  const [visual, thumbnail] = ids;
+  return [
+    {
+      id: visual,
+      key: 'visual',
+      asset: {
+        href: `https://data.example.org/scenes/${ordinal}/visual.tif`,
+        type: 'image/tiff',
+        roles: ['visual'],
+      },
+    },
+    {
+      id: thumbnail,
+      key: 'thumbnail',
+      asset: {
+        href: `https://data.example.org/scenes/${ordinal}/thumb.png`,
+        type: 'image/png',
+        roles: ['thumbnail'],
+      },
+    },
+  ];
 }

@@ -1,6 +1,15 @@
 import type { CreatedAccess, PortalKind, PortalObjectEvent } from '@portal/domain';
 import type { SeededRandom } from './seeded-random.js';
-import { descriptionOf, extentOf, keywordsOf, licenseOf, linksOf, titleOf } from './synthetic-content.js';
+import {
+  descriptionOf,
+  extentOf,
+  hrefAssetsOf,
+  itemMetadataOf,
+  keywordsOf,
+  licenseOf,
+  linksOf,
+  titleOf,
+} from './synthetic-content.js';
 
 /** One organization owns the synthetic portal; its objects are visible to its members. */
 const syntheticAccess: CreatedAccess = {
@@ -78,6 +87,11 @@ export class SyntheticPortal {
   private readonly catalogsByDepth: PickableSet[] = [];
   private readonly liveCollections = new PickableSet();
   private readonly liveObjects = new PickableSet();
+  /** Items registered by href, and the version of each one's metadata. */
+  private readonly liveItems = new PickableSet();
+  private readonly metadataVersions = new Map<number, number>();
+  /** Collections holding items: never deleted here (the delete is not recursive). */
+  private readonly filledCollections = new Set<number>();
 
   constructor(
     private readonly random: SeededRandom,
@@ -161,10 +175,52 @@ export class SyntheticPortal {
     return this.moveCollection();
   }
 
+  /** An item registered by href in a collection (a STAC client's add); `null` when there is none. */
+  registerItem(): GeneratedEvent | null {
+    const parent = this.liveCollections.pick(this.random);
+    if (parent === undefined) return null;
+    const index = this.addObject('item', parent);
+    this.liveObjects.remove(index);
+    this.liveItems.add(index);
+    this.metadataVersions.set(index, 0);
+    this.filledCollections.add(parent);
+    const id = this.idOf(index);
+    return this.created(index, {
+      type: 'ItemRegistered',
+      data: {
+        id,
+        title: titleOf('Scene', index, 0),
+        description: null,
+        parentId: this.idOf(parent),
+        links: [],
+        metadata: itemMetadataOf(index, 0),
+        assets: hrefAssetsOf(index, [this.random.uuid(), this.random.uuid()]),
+        ...syntheticAccess,
+      },
+    });
+  }
+
+  /** An item's metadata replaced (a STAC PUT, or a portal PATCH of its cloud cover); `null` without items. */
+  updateItemMetadata(): GeneratedEvent | null {
+    const index = this.liveItems.pick(this.random);
+    if (index === undefined) return null;
+    const version = this.metadataVersions.get(index) ?? 0;
+    this.metadataVersions.set(index, version + 1);
+    return this.next(index, {
+      type: 'PortalObjectUpdated',
+      data: {
+        id: this.idOf(index),
+        kind: 'item',
+        changes: { metadata: itemMetadataOf(index, version + 1) },
+        previous: { metadata: itemMetadataOf(index, version) },
+      },
+    });
+  }
+
   /** Deletes a collection (a leaf here); `null` when there is none. */
   delete(): GeneratedEvent | null {
     const index = this.liveCollections.pick(this.random);
-    if (index === undefined) return null;
+    if (index === undefined || this.filledCollections.has(index)) return null;
     this.liveCollections.remove(index);
     this.liveObjects.remove(index);
     return this.next(index, {

@@ -34,6 +34,10 @@ import { webhookRoutes } from './webhooks/routes.js';
 export function createApp(deps: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag hashed over every body: a STAC page is 100–200 KB, and SHA-1 over each one was CPU spent on
+  // every request for a validator no client of ours sends back. Objects carry their revision as `ETag`
+  // (set by their routes, and `If-None-Match` with it still answers 304); lists and searches carry none.
+  app.set('etag', false);
   // Whether `X-Forwarded-For`/`-Proto` count: the client address of sign-in limits, `Secure` cookies.
   app.set('trust proxy', deps.config.TRUST_PROXY);
   // A newcomer's `curl localhost:3000/metrics`, outside production and to local requests only; first,

@@ -84,6 +84,42 @@ export const itemMetadataShape = {
   properties: propertiesSchema.exactOptional(),
 };
 
+/**
+ * An item's metadata in a portal PATCH (docs/decisions.md, Item metadata by the portal PATCH): each
+ * field given replaces the item's, `null` clears it. The time is one value: any of its three fields
+ * given replaces the whole time (an instant, a range, or none), under the create's rules. A new geometry
+ * without a bbox drops a bbox given before (it is derived from the geometry again). `properties` is a
+ * JSON merge patch (RFC 7386) of the item's free-form properties, as a STAC PATCH merges them.
+ */
+export const itemMetadataPatchShape = {
+  geometry: geometrySchema
+    .nullable()
+    .exactOptional()
+    .meta({ description: 'GeoJSON geometry; null removes it. Given without bbox, the bbox is derived.' }),
+  bbox: bboxSchema.nullable().exactOptional().meta({ description: 'null: derived from the geometry.' }),
+  datetime: itemDatetimeSchema
+    .nullable()
+    .exactOptional()
+    .meta({ description: "Any time field given replaces the item's time as a whole; null: none." }),
+  start_datetime: itemDatetimeSchema
+    .nullable()
+    .exactOptional()
+    .meta({ description: 'Start of the time range; needs end_datetime; not with datetime.' }),
+  end_datetime: itemDatetimeSchema
+    .nullable()
+    .exactOptional()
+    .meta({ description: 'End of the time range (inclusive); needs start_datetime; not with datetime.' }),
+  tags: tagsSchema.exactOptional().meta({ description: 'The whole list of tags.' }),
+  properties: propertiesSchema
+    .nullable()
+    .exactOptional()
+    .meta({
+      description:
+        'A JSON merge patch (RFC 7386) of the free-form properties: objects merge, null removes a key; ' +
+        'null as the whole value removes every property. The merged result keeps the 64 KiB bound.',
+    }),
+};
+
 /** The time fields as any body carrying them holds them; null (a PATCH clearing one) counts as absent. */
 export interface ItemTimeFields {
   readonly datetime?: string | null;

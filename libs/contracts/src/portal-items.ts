@@ -10,6 +10,7 @@ import {
 } from './common.js';
 import { bboxSchema, collectionExtentRecordSchema, collectionExtentSchema } from './extent.js';
 import { hrefAssetsPatchSchema } from './href-assets.js';
+import { itemMetadataPatchShape, checkItemMetadata } from './item-metadata.js';
 import { licenseSchema, keywordsSchema } from './collections.js';
 import { linksSchema, portalItemLinkSchema } from './link.js';
 import { expected, strictObject, uuid } from './messages.js';
@@ -92,7 +93,16 @@ export const portalItemListQuerySchema = listQuerySchema.extend({
 });
 export type PortalItemListQuery = z.infer<typeof portalItemListQuerySchema>;
 
-const updatableFields = ['title', 'description', 'links', 'license', 'keywords', 'extent', 'assets'] as const;
+const updatableFields = [
+  'title',
+  'description',
+  'links',
+  'license',
+  'keywords',
+  'extent',
+  'assets',
+  ...(Object.keys(itemMetadataPatchShape) as (keyof typeof itemMetadataPatchShape)[]),
+] as const;
 
 /** `PATCH /api/v1/portal/items/{id}`: which fields apply depends on the kind (the domain decides). */
 export const updatePortalItemBodySchema = strictObject(
@@ -107,12 +117,15 @@ export const updatePortalItemBodySchema = strictObject(
       .exactOptional()
       .meta({ description: 'null returns a collection to the extent computed from its items.' }),
     assets: hrefAssetsPatchSchema.exactOptional(),
+    ...itemMetadataPatchShape,
   },
   'a JSON object (the request body)',
 )
   .refine((body) => updatableFields.some((field) => field in body), {
     error: `request body must change at least one of: ${updatableFields.join(', ')}`,
   })
+  // An item's time is given as a whole, so the create's rules between its fields hold for the patch.
+  .superRefine(checkItemMetadata)
   // The refinement is invisible to JSON Schema; minProperties says the same with strict keys.
   .meta({ minProperties: 1, description: 'At least one field; omitted fields keep their value.' });
 export type UpdatePortalItemBody = z.infer<typeof updatePortalItemBodySchema>;

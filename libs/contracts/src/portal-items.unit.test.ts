@@ -40,8 +40,42 @@ describe('update body', () => {
 
   it('needs at least one field', () => {
     expect(rejectionOf(updatePortalItemBodySchema, {}).message).toBe(
-      'request body must change at least one of: title, description, links, license, keywords, extent, assets',
+      'request body must change at least one of: title, description, links, license, keywords, extent, assets, geometry, bbox, datetime, start_datetime, end_datetime, tags, properties',
     );
+  });
+
+  it("takes an item's metadata: null clears a field, times are converted to UTC", () => {
+    expect(
+      acceptanceOf(updatePortalItemBodySchema, {
+        geometry: null,
+        bbox: null,
+        datetime: '2024-01-31T14:00:00+02:00',
+        tags: ['a'],
+        properties: { 'eo:cloud_cover': 3, gone: null },
+      }),
+    ).toEqual({
+      geometry: null,
+      bbox: null,
+      datetime: '2024-01-31T12:00:00.000Z',
+      tags: ['a'],
+      properties: { 'eo:cloud_cover': 3, gone: null },
+    });
+    expect(acceptanceOf(updatePortalItemBodySchema, { properties: null, datetime: null })).toEqual({
+      properties: null,
+      datetime: null,
+    });
+  });
+
+  it("holds the create's rules between the time fields, since the patch gives the whole time", () => {
+    expect(rejectionOf(updatePortalItemBodySchema, { start_datetime: '2024-01-01T00:00:00Z' }).message).toBe(
+      'end_datetime: is required when start_datetime is given',
+    );
+    expect(
+      rejectionOf(updatePortalItemBodySchema, {
+        start_datetime: '2024-01-02T00:00:00Z',
+        end_datetime: '2024-01-01T00:00:00Z',
+      }).message,
+    ).toBe('end_datetime: must not be before start_datetime');
   });
 
   it('keeps only the fields that were sent', () => {

@@ -186,7 +186,7 @@ async function runUpdates(
         metadata: frame.metadata,
         ...(command.ifMatch === undefined ? {} : { expectedRevision: revisionOfIfMatch(command.ifMatch) }),
         command: ({ object, placement }) =>
-          updateCommandOf(object.id, command.body, placement.ancestorDeleted, deps.newId),
+          updateCommandOf(object, command.body, placement.ancestorDeleted, deps.newId),
       },
     });
   }

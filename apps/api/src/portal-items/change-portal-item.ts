@@ -24,7 +24,7 @@ export function updatePortalItem(deps: ApiDependencies): RequestHandler {
     parse: (req) => parseInput(updatePortalItemBodySchema, req.body, 'update'),
     action: 'edit',
     command: (body, { object, placement }) =>
-      updateCommandOf(object.id, body, placement.ancestorDeleted, deps.newId),
+      updateCommandOf(object, body, placement.ancestorDeleted, deps.newId),
     answer: (_changes, object) => changedObject(object.id),
   });
 }

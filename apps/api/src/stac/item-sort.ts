@@ -214,8 +214,11 @@ export function afterSql(sort: ItemSort, values: readonly (string | null)[], par
     after = here === null ? tie : tie === null ? here : `(${here} OR ${tie})`;
   }
   const firstBound = bound[0];
+  // Descending, NULL comes first, so after a value only values at most it follow, and the bound holds
+  // for a nullable key too (a property: its index then starts at the previous page's key). Ascending,
+  // the NULLs come after every value, and a bound would leave them out.
   const leading =
-    first.nullable || firstBound === null || firstBound === undefined
+    (first.nullable && first.direction === 'asc') || firstBound === null || firstBound === undefined
       ? []
       : [`${first.sql} ${first.direction === 'desc' ? '<=' : '>='} ${firstBound}`];
   return [...leading, `(${after ?? 'FALSE'})`].join(' AND ');

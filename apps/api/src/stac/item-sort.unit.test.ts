@@ -43,6 +43,15 @@ describe('sortby', () => {
     expect(params.values).toEqual(['x', 'id']);
   });
 
+  it('bounds a nullable first key descending, where no NULL can follow a value, and not ascending', () => {
+    const descending = afterSql(itemSort(parseSortbyText('-cloud')), ['3', 'id'], new QueryParams());
+    expect(descending.startsWith("CASE WHEN jsonb_typeof((o.properties->'cloud'))")).toBe(true);
+    expect(descending).toMatch(/^CASE .* END <= \$1::jsonb AND \(/);
+    const ascending = afterSql(itemSort(parseSortbyText('cloud')), ['3', 'id'], new QueryParams());
+    expect(ascending).toContain('END IS NULL');
+    expect(ascending).not.toContain('>= $1');
+  });
+
   it('a token round-trips under its sort and is refused under another', () => {
     const sort = itemSort(parseSortbyText('cloud'));
     const token = encodeItemToken(sort, ['3', '00000000-0000-4000-8000-000000000001']);

@@ -84,7 +84,8 @@ export class AccessModel {
     switch (event.type) {
       case 'CatalogCreated':
       case 'CollectionCreated':
-      case 'ItemUploadStarted': {
+      case 'ItemUploadStarted':
+      case 'ItemRegistered': {
         const data = event.data as CreateData;
         this.objects.set(data.id, {
           parentId: data.parentId,

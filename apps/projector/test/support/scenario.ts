@@ -8,6 +8,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type HrefAsset,
   type ItemAsset,
   type ItemMetadata,
   type ItemUploadStarted,
@@ -21,6 +22,7 @@ import {
   assetAttached,
   assetOf,
   completionRequested,
+  itemRegistered,
   itemUploadStarted,
   uploadAborted,
   uploadCompleted,
@@ -51,8 +53,10 @@ interface ModelNode {
   revision: bigint;
   /** Deleted itself, or buried by an ancestor's recursive delete. */
   deleted: boolean;
-  /** An item's upload, as the item decider sees it. */
+  /** An item's upload, as the item decider sees it; an item registered by href has none. */
   upload?: ModelUpload;
+  /** An item's metadata and assets by href, for the `previous` side of its updates. */
+  item?: { metadata: ItemMetadata; assets: readonly HrefAsset[] };
   /** The parent's, or the creator's at root level; never changes. */
   readonly orgId: string;
   visibility: Visibility;
@@ -140,7 +144,13 @@ export class PortalScenario {
       if (planned) return planned;
     }
     if (this.options.items === true && this.next() < 0.35) {
-      const planned = this.next() < 0.4 ? this.createItem() : (this.advanceUpload() ?? this.createItem());
+      const roll = this.next();
+      const planned =
+        roll < 0.3
+          ? this.createItem()
+          : roll < 0.5
+            ? (this.updateItem() ?? this.createItem())
+            : (this.advanceUpload() ?? this.createItem());
       if (planned) return planned;
     }
     return this.planTreeChange();
@@ -312,12 +322,26 @@ export class PortalScenario {
     return this.bump(node, event);
   }
 
+  /** An item with an upload, or (two in five) one registered by href, ready at once. */
   private createItem(): PlannedAppend | null {
     const parent = this.pick(this.containers());
     if (!parent) return null;
     const title = this.pick(titles) ?? 'Alpha';
     const metadata = this.itemMetadata();
     const access = this.newAccess(parent);
+    if (this.next() < 0.4) {
+      const assets = this.hrefAssets();
+      const registered = itemRegistered({ title, parentId: parent.id, metadata, assets, ...access });
+      const node = this.nodeWith(access, {
+        id: registered.data.id,
+        kind: 'item',
+        parentId: parent.id,
+        title,
+        description: null,
+        item: { metadata: registered.data.metadata, assets },
+      });
+      return this.emit(node, registered, 'no_stream');
+    }
     const started = itemUploadStarted({ title, parentId: parent.id, metadata, ...access });
     const node = this.nodeWith(access, {
       id: started.data.id,
@@ -326,8 +350,53 @@ export class PortalScenario {
       title,
       description: null,
       upload: { started, status: 'uploading', attached: null, selfDeleted: false, openAfterDelete: false },
+      item: { metadata: started.data.metadata, assets: [] },
     });
     return this.emit(node, started, 'no_stream');
+  }
+
+  /**
+   * An item's metadata replaced (a STAC PUT or a portal PATCH), with its assets by href or its
+   * description now and then, and rarely a new title (which takes a slug and goes alone).
+   */
+  private updateItem(): PlannedAppend | null {
+    const node = this.pick(this.live().filter((candidate) => candidate.item !== undefined));
+    const item = node?.item;
+    if (!node || !item) return null;
+    const metadata = { ...item.metadata, ...this.itemMetadata() };
+    const assets = this.next() < 0.3 ? this.hrefAssets() : undefined;
+    const description = this.next() < 0.3 ? `described ${node.revision + 1n}` : undefined;
+    const title = this.next() < 0.1 ? this.pick(titles.filter((other) => other !== node.title)) : undefined;
+    const event = updated({
+      id: node.id,
+      kind: 'item',
+      changes: {
+        metadata,
+        ...(assets && { assets }),
+        ...(description !== undefined && { description }),
+        ...(title !== undefined && { title }),
+      },
+      previous: {
+        metadata: item.metadata,
+        ...(assets && { assets: item.assets }),
+        ...(description !== undefined && { description: node.description }),
+        ...(title !== undefined && { title: node.title }),
+      },
+    });
+    node.item = { metadata, assets: assets ?? item.assets };
+    if (description !== undefined) node.description = description;
+    if (title !== undefined) node.title = title;
+    return this.bump(node, event);
+  }
+
+  /** None to two assets by href. */
+  private hrefAssets(): HrefAsset[] {
+    const count = Math.floor(this.next() * 3);
+    return Array.from({ length: count }, (_, index) => ({
+      id: randomUUID(),
+      key: `asset-${index}`,
+      asset: { href: `https://example.org/${randomUUID()}.tif`, roles: ['data'], 'eo:bands': [index] },
+    }));
   }
 
   /** A visibility change, a share (new or replacing one) or an unshare on a live object. */
@@ -383,6 +452,7 @@ export class PortalScenario {
       startDatetime: when >= 0.4 && when < 0.8 ? day(start) : null,
       endDatetime: when >= 0.4 && when < 0.8 ? day(start + 1 + this.next() * 100) : null,
       tags: this.next() < 0.5 ? ['scenario'] : [],
+      properties: this.next() < 0.5 ? { 'eo:cloud_cover': Math.round(this.next() * 100), flag: true } : null,
     };
   }
 

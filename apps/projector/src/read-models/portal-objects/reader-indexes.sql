@@ -87,6 +87,22 @@ CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_end_time
 CREATE INDEX IF NOT EXISTS portal_objects_stac_time_length
   ON portal_objects ((COALESCE(end_datetime, datetime, created_at) - COALESCE(start_datetime, datetime, created_at)))
   WHERE deleted_at IS NULL AND kind = 'item' AND (start_datetime IS NOT NULL OR end_datetime IS NOT NULL);
+-- The sort extension's `sortby=properties.eo:cloud_cover` (either way), all items or one parent's: the
+-- key exactly as apps/api/src/stac/item-sort.ts writes a property's (a string, number or boolean, else
+-- NULL), then the id, so a page is one range read until `limit` rows and not a sort of every item
+-- (0.2 ms instead of 180 ms on 100,000 items, bench/README.md "STAC sort indexes"). Cloud cover only:
+-- the one free-form property the API itself names (its aggregation); any other property still sorts,
+-- by a sort of the matches. `collection` has no index: its key is the parent's id only when the caller
+-- may read the parent and it is a collection, which no expression over the item row alone can say.
+CREATE INDEX IF NOT EXISTS portal_objects_stac_cloud_cover
+  ON portal_objects ((CASE WHEN jsonb_typeof(properties -> 'eo:cloud_cover') IN ('string', 'number', 'boolean')
+                           THEN properties -> 'eo:cloud_cover' END), id)
+  WHERE deleted_at IS NULL AND kind = 'item';
+CREATE INDEX IF NOT EXISTS portal_objects_stac_parent_cloud_cover
+  ON portal_objects (parent_id, (CASE WHEN jsonb_typeof(properties -> 'eo:cloud_cover') IN ('string', 'number', 'boolean')
+                                      THEN properties -> 'eo:cloud_cover' END), id)
+  WHERE deleted_at IS NULL AND kind = 'item';
+
 -- The free-text extension's `q` on items: the words of the title, description and `keywords` property,
 -- as apps/api/src/stac/free-text-sql.ts writes them (the `simple` configuration: any language, no
 -- stemming). A search's terms, phrases, AND, OR and NOT are one tsquery this index answers.

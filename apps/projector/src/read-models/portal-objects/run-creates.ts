@@ -1,5 +1,6 @@
 import { slugify } from '@portal/domain';
 import type { Sql } from '../../projection.js';
+import { extentBox } from './collection-extent.js';
 import type { NewObjectRow } from './new-object-row.js';
 import { insertWithFreeSlug, type PlacedInsertStatements } from './placed-insert.js';
 
@@ -38,13 +39,16 @@ const inputColumns: readonly (readonly [string, string, (row: NewObjectRow) => u
   ['file_name', 'text', (row) => row.upload?.fileName ?? null],
   ['content_type', 'text', (row) => row.upload?.contentType ?? null],
   ['expires_at', 'timestamptz', (row) => row.upload?.expiresAt ?? null],
+  ['href_assets', 'jsonb', (row) => row.hrefAssets],
 ];
 
 /**
  * Every create of a run in one statement: each row is placed below its parent as the single insert
  * places it (placed-insert.ts: path, depth, born a tombstone below one, inherited access), with its plain
  * slug; the parents' child counts move by the live rows inserted below them, and items get their
- * uploads. A replayed create finds its row and inserts nothing.
+ * uploads (an item registered by href has none: it is `ready`, with its assets). A replayed create
+ * finds its row and inserts nothing. The registered items widen their parents' extents afterwards
+ * (`widenExtentsByRegistered`): this statement already updates those parent rows.
  *
  * A parent created earlier in the same run is not in the table yet: its children are placed below its
  * placement in the run (recursively), and it is inserted with the count of its live children of the run
@@ -89,7 +93,7 @@ const insertCreatesRunSql = `
                                 org_id, visibility, created_by, effective_visibility, share_readers,
                                 share_editors, read_principals, kind, status, title, description, links,
                                 license, keywords, extent, tags, bbox, geometry, footprint, datetime,
-                                start_datetime, end_datetime, properties, version, child_count)
+                                start_datetime, end_datetime, properties, version, href_assets, child_count)
     SELECT p.id, p.parent_id, p.slug, p.ancestor_ids, p.depth, p.at, p.at,
            CASE WHEN p.under_tombstone THEN p.at END,
            p.org_id, p.visibility, p.created_by, p.effective_visibility, p.share_readers, p.share_editors,
@@ -98,7 +102,7 @@ const insertCreatesRunSql = `
            COALESCE(p.tags, '[]'), p.bbox::double precision[], p.geometry,
            CASE WHEN p.geometry IS NOT NULL OR p.bbox IS NOT NULL
                 THEN portal_footprint(p.geometry, p.bbox::double precision[]) END,
-           p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version,
+           p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version, COALESCE(p.href_assets, '[]'),
            CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END
       FROM placed p LEFT JOIN children ON children.parent_id = p.id
      WHERE p.found AND NOT p.existed
@@ -117,7 +121,7 @@ const insertCreatesRunSql = `
     SELECT i.id, i.upload_id, i.bucket, i.key, i.part_size, i.part_count, i.size_bytes, i.file_name,
            i.content_type, 'uploading', i.expires_at, i.version, i.at, i.at
       FROM input i JOIN inserted ON inserted.id = i.id
-     WHERE i.kind = 'item'
+     WHERE i.kind = 'item' AND i.upload_id IS NOT NULL
     ON CONFLICT (item_id) DO NOTHING
   )
   SELECT i.n::int AS n, COALESCE(p.found, false) AS found
@@ -166,5 +170,44 @@ export async function insertCreatesRun(
     name: 'projector_portal_objects_recount_children',
     text: recountChildrenSql,
     values: [refusedParents.map(({ id }) => id)],
+  });
+}
+
+/**
+ * The parents of the run's items registered by href widened by all of them at once, as the single
+ * handler widens one (item-handlers.ts): only by an item row still as its event left it (live, at the
+ * event's revision), by min and max, so in any order and again on a replay without change.
+ */
+const widenByRegisteredSql = `
+  WITH ready AS (
+    SELECT o.parent_id,
+           CASE WHEN count(box) > 0 THEN ARRAY[min(box[1]), min(box[2]), max(box[3]), max(box[4])] END AS box,
+           min(starts) AS starts, max(ends) AS ends
+      FROM unnest($1::uuid[], $2::bigint[]) AS r(id, revision)
+      JOIN portal_objects o ON o.id = r.id AND o.version = r.revision AND o.deleted_at IS NULL,
+           LATERAL (SELECT ${extentBox('o.bbox')} AS box, COALESCE(o.datetime, o.start_datetime) AS starts,
+                           COALESCE(o.datetime, o.end_datetime) AS ends) e
+     GROUP BY o.parent_id
+  )
+  UPDATE portal_objects p
+     SET items_bbox = CASE WHEN r.box IS NULL THEN p.items_bbox
+                           WHEN p.items_bbox IS NULL THEN r.box
+                           ELSE ARRAY[least(p.items_bbox[1], r.box[1]), least(p.items_bbox[2], r.box[2]),
+                                      greatest(p.items_bbox[3], r.box[3]), greatest(p.items_bbox[4], r.box[4])]
+                      END,
+         items_start = least(p.items_start, r.starts),
+         items_end = greatest(p.items_end, r.ends)
+    FROM ready r
+   WHERE p.id = r.parent_id AND p.deleted_at IS NULL`;
+
+export async function widenExtentsByRegistered(
+  sql: Sql,
+  registered: readonly { readonly id: string; readonly version: string }[],
+): Promise<void> {
+  if (registered.length === 0) return;
+  await sql.query({
+    name: 'projector_items_registered_extent_run',
+    text: widenByRegisteredSql,
+    values: [registered.map(({ id }) => id), registered.map(({ version }) => version)],
   });
 }

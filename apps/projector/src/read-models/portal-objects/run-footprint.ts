@@ -9,9 +9,11 @@ const row = (id: string): string => `portal_objects:${id}`;
  * deletes, access changes (they rewrite a subtree) and title changes (they take a slug). A create
  * changes its own row and takes a slug among its siblings. It also reads its parent's place, inherited
  * access and tombstone, which nothing in a run changes (a parent created in the run is placed before
- * its children, run-creates.ts), and adds to the parent's child count; the other events of a run
- * change their object's row only, and widen its parent's extent. Those additions commute with
- * everything else a run may do to a parent row.
+ * its children, run-creates.ts), and adds to the parent's child count (an item registered by href,
+ * ready at once, widens its extent too); the other events of a run change their object's row only, and
+ * widen its parent's extent, or, for an item's metadata, have it recomputed from the parent's ready
+ * items once the run's rows are written. Those commute with everything else a run may do to a parent
+ * row: a run moves, deletes or un-readies no item, so the recompute sees the items event order leaves.
  */
 export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null {
   const event = asPortalObjectEvent(recorded);
@@ -19,7 +21,8 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
   switch (event.type) {
     case 'CatalogCreated':
     case 'CollectionCreated':
-    case 'ItemUploadStarted': {
+    case 'ItemUploadStarted':
+    case 'ItemRegistered': {
       const { id, parentId, orgId, title } = event.data;
       return {
         changes: [row(id)],
@@ -28,10 +31,9 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       };
     }
     case 'PortalObjectUpdated':
-      // A title takes a slug; an item's metadata changes its parent's extent, recomputed over its items.
-      return event.data.changes.title === undefined && event.data.changes.metadata === undefined
-        ? { changes: [row(event.data.id)] }
-        : null;
+      // A title takes a slug. An item's metadata has its parent's extent recomputed over the parent's
+      // ready items after the run's other statements (run-updates.ts), which gives what event order gives.
+      return event.data.changes.title === undefined ? { changes: [row(event.data.id)] } : null;
     case 'UploadCompletionRequested':
     case 'UploadCompleted':
     case 'UploadFailed':
@@ -40,8 +42,6 @@ export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null
       return { changes: [row(event.data.id)] };
     case 'AssetAttached':
       return { changes: [row(event.data.id), `assets:${event.data.asset.id}`] };
-    // Ready at once, so it widens its parent's extent in its own statement (item-handlers.ts).
-    case 'ItemRegistered':
     case 'PortalObjectMoved':
     case 'PortalObjectDeleted':
     case 'VisibilityChanged':

@@ -2,20 +2,22 @@ import type { AssetAttached, PortalObjectUpdated, RecordedEvent } from '@portal/
 import type { Sql } from '../../projection.js';
 import { asPortalObjectEvent } from './events.js';
 import { createdInsert } from './handlers.js';
-import { endingStatuses, statusChangeOf, uploadStartedInsert } from './item-handlers.js';
+import { endingStatuses, registeredInsert, statusChangeOf, uploadStartedInsert } from './item-handlers.js';
 import { newObjectRow, type NewObjectRow } from './new-object-row.js';
 import type { PlacedInsertStatements } from './placed-insert.js';
-import { insertCreatesRun } from './run-creates.js';
+import { insertCreatesRun, widenExtentsByRegistered } from './run-creates.js';
 import { attachRunAssets, changeRunStatuses, type RunStatusChange } from './run-items.js';
-import { updateRunObjects } from './run-updates.js';
+import { recomputeExtentsOfUpdated, updateRunObjects } from './run-updates.js';
 
 /**
  * A run of portal object events (see run-footprint.ts for what a run may hold), one statement per
  * kind of change. They touch different rows, or the same parent row in ways that commute (a child
- * count, an extent widened by min and max), so their order does not matter.
+ * count, an extent widened by min and max, or recomputed last from the items the run leaves), so their
+ * order does not matter.
  */
 export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEvent[]): Promise<void> {
   const creates: { row: NewObjectRow; statements: PlacedInsertStatements }[] = [];
+  const registered: NewObjectRow[] = [];
   const updates: [PortalObjectUpdated, RecordedEvent][] = [];
   const statuses: RunStatusChange[] = [];
   const assets: [AssetAttached, RecordedEvent][] = [];
@@ -30,6 +32,12 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
       case 'ItemUploadStarted':
         creates.push({ row: newObjectRow(event, recorded), statements: uploadStartedInsert });
         break;
+      case 'ItemRegistered': {
+        const row = newObjectRow(event, recorded);
+        creates.push({ row, statements: registeredInsert });
+        registered.push(row);
+        break;
+      }
       case 'PortalObjectUpdated':
         updates.push([event, recorded]);
         break;
@@ -45,7 +53,6 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
       case 'AssetAttached':
         assets.push([event, recorded]);
         break;
-      case 'ItemRegistered':
       case 'PortalObjectMoved':
       case 'PortalObjectDeleted':
       case 'VisibilityChanged':
@@ -57,9 +64,12 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
     }
   }
   await insertCreatesRun(sql, creates);
-  await updateRunObjects(sql, updates);
+  await widenExtentsByRegistered(sql, registered);
+  const metadataChanged = await updateRunObjects(sql, updates);
   await changeRunStatuses(sql, statuses);
   await attachRunAssets(sql, assets);
+  // Last: over the parents' ready items as the run leaves them (see run-footprint.ts).
+  await recomputeExtentsOfUpdated(sql, metadataChanged);
 }
 
 function exhausted(event: never): never {
