@@ -1,23 +1,10 @@
-import type { PortalObjectEvent, PortalObjectEventType, RecordedEvent } from '@portal/domain';
+import { typesOf, type PortalObjectEvent, type RecordedEvent } from '@portal/domain';
 
-const portalObjectEventTypes: ReadonlySet<string> = new Set<PortalObjectEventType>([
-  'CatalogCreated',
-  'CollectionCreated',
-  'PortalObjectUpdated',
-  'PortalObjectMoved',
-  'PortalObjectDeleted',
-  'ItemUploadStarted',
-  'ItemRegistered',
-  'UploadCompletionRequested',
-  'AssetAttached',
-  'UploadCompleted',
-  'UploadFailed',
-  'UploadAborted',
-  'UploadExpired',
-  'VisibilityChanged',
-  'ObjectShared',
-  'ObjectUnshared',
-] satisfies readonly PortalObjectEventType[]);
+/**
+ * Every type of the portal-object family, from the domain's one list: a type added there is in
+ * `PortalObjectEvent` too, so the handlers' exhaustive switches do not compile until they apply it.
+ */
+const portalObjectEventTypes: ReadonlySet<string> = typesOf('portal-object');
 
 /**
  * The stored event as the domain event it is, or `null` for a type this read model does not follow
