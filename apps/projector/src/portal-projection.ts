@@ -1,10 +1,10 @@
 import { IDENTITY_CHANGED_CHANNEL } from '@portal/platform';
-import type { Projection } from './projection.js';
-import { auditReadModel } from './read-models/audit/read-model.js';
-import { asIdentityEvent } from './read-models/identity/events.js';
-import { identityReadModel } from './read-models/identity/read-model.js';
-import { inventoryTotalsReadModel } from './read-models/inventory-totals/read-model.js';
-import { portalObjectsReadModel } from './read-models/portal-objects/read-model.js';
+import type { Projection } from '@portal/read-model-core';
+import { auditReadModel } from '@portal/read-model-audit';
+import { asIdentityEvent } from '@portal/read-model-identity';
+import { identityReadModel } from '@portal/read-model-identity';
+import { inventoryTotalsReadModel } from '@portal/read-model-inventory-totals';
+import { portalObjectsReadModel } from '@portal/read-model-portal-objects';
 
 /** The one projection of the portal: its read models share a subscription and the `portal` checkpoint. */
 export const portalProjection: Projection = {

@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { auditConditions } from './audit-filter.js';
 
 export interface AuditRow {

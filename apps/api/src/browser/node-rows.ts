@@ -1,5 +1,5 @@
 import type { BrowserNode, PortalItemStatus, PortalKind } from '@portal/contracts';
-import type { QueryParams } from './query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
 
 /**

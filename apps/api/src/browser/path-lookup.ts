@@ -4,7 +4,7 @@ import type { Pool } from '@portal/platform';
 import { HttpProblem } from '../http/problem.js';
 import { browserNode, type NodeRow } from './node-rows.js';
 import { prepared } from './prepared.js';
-import { QueryParams } from './query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { QueryParams } from './query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 
 /**
  * What "the caller can see" means in SQL, said in one place for every read of `read.portal_objects`:

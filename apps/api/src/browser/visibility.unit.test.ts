@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserNode, joinPath, nodeColumns, type NodeRow } from './node-rows.js';
-import { QueryParams } from './query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleChildCount, visibleObject } from './visibility.js';
 
 const anonymous = ['public'];

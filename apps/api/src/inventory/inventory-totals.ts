@@ -8,7 +8,7 @@ import {
 } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { oneOf } from '../browser/node-queries.js';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import type { Principals } from '../browser/visibility.js';
 import { inventoryConditions } from './inventory-filter.js';
 

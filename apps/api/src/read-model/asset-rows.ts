@@ -1,5 +1,5 @@
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.assets` as pg returns it (bigint as text). */

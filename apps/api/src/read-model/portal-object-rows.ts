@@ -1,6 +1,6 @@
 import type { HrefAsset, Link, PortalKind } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleChildCount, visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.portal_objects` as pg returns it (bigint as text, timestamps as Date). */

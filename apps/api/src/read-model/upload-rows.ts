@@ -1,6 +1,6 @@
 import type { UploadStatus } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleObject, type Principals } from '../browser/visibility.js';
 
 /** A row of `read.uploads` as pg returns it (bigint as text). */

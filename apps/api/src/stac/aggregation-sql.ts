@@ -6,7 +6,7 @@ import {
   type StacDatetimeInterval,
 } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import type { Principals } from '../browser/visibility.js';
 import type { AggregationRequest } from './aggregation-request.js';
 import { propertySql } from './item-filter.js';

@@ -1,5 +1,5 @@
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { visibleObject, type Principals } from '../browser/visibility.js';
 import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
 import { keyTimeSql, type PageKey } from './search-token.js';

@@ -1,0 +1,1 @@
+export { auditReadModel } from './read-model.js';

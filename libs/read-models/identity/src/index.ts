@@ -1,0 +1,2 @@
+export { asIdentityEvent } from './events.js';
+export { identityReadModel } from './read-model.js';

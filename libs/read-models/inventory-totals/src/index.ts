@@ -1,0 +1,1 @@
+export { inventoryTotalsReadModel } from './read-model.js';
