@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { formatPosition, parsePosition, type Position } from '@portal/domain';
 import { createLogger } from '@portal/platform';
-import { PROJECTION_CHANNEL, ProjectionWaiter } from '../../apps/api/src/projection/projection-waiter.js';
+import { PORTAL_PROJECTION_CHANNEL as PROJECTION_CHANNEL } from '@portal/read-model-core';
+import { ProjectionWaiter } from '../../apps/api/src/projection/projection-waiter.js';
 import { summarize, type LatencySummary } from '../support/stats.js';
 import type { WaiterOptions } from './waiter-options.js';
 

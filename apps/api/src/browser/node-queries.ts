@@ -5,7 +5,7 @@ import { ancestorPathSelect, browserNode, nodeColumns, type NodeRow } from './no
 import { kindRanges, pageStatement } from './page-query.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from './visibility.js';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 
 /** One page of nodes under a parent: its order, size, position and filters. */
 export interface NodeListing extends Ordering {

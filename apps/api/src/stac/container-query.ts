@@ -1,7 +1,7 @@
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '../browser/visibility.js';
-import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
+import { visibleObjectColumns, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { keyTimeSql, type PageKey } from './search-token.js';
 
 /** A condition on the container row `o` a list adds (the collection search's), binding through `params`. */

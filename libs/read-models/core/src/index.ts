@@ -20,3 +20,4 @@ export {
 export { QueryParams } from './query-params.js';
 export { quoteIdentifier } from './sql-identifier.js';
 export { sqlFileStatements, statementLabel } from './sql-statements.js';
+export { PORTAL_CHECKPOINT_NAME, PORTAL_PROJECTION_CHANNEL, READ_SCHEMA } from './names.js';

@@ -17,11 +17,19 @@ function principalsParam(principals: Principals, params: QueryParams): string {
 }
 
 /**
+ * The row's readers overlap the caller's principals (`principals`: a `text[]` parameter reference),
+ * deleted or not: a change feed shows deletes too. Every read of a row the caller may see goes through it.
+ */
+export function readableBy(alias: string, principals: string): string {
+  return `${alias}.read_principals && ${principals}`;
+}
+
+/**
  * A live row the caller may read. Keeps `deleted_at IS NULL` as a conjunct: the partial indexes every
  * page scans are declared with it.
  */
 export function visibleObject(alias: string, principals: Principals, params: QueryParams): string {
-  return `(${alias}.deleted_at IS NULL AND ${alias}.read_principals && ${principalsParam(principals, params)})`;
+  return `(${alias}.deleted_at IS NULL AND ${readableBy(alias, principalsParam(principals, params))})`;
 }
 
 /**
@@ -47,7 +55,7 @@ export function visibleChildCount(alias: string, principals: Principals, params:
     return `(SELECT count(*)::int FROM read.portal_objects ${child}
        WHERE ${child}.parent_id = ${alias}.id AND ${child}.deleted_at IS NULL
          AND ${child}.effective_visibility <> 'public' AND ${child}.effective_visibility = '${visibility}'
-         AND NOT (${child}.read_principals && ${held}))`;
+         AND NOT (${readableBy(child, held)}))`;
   };
   return `CASE
     WHEN ${alias}.child_count = 0 THEN 0

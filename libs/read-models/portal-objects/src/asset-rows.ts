@@ -1,6 +1,6 @@
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import { visibleObject, type Principals } from './visibility.js';
 
 /** A row of `read.assets` as pg returns it (bigint as text). */
 export interface AssetRow {

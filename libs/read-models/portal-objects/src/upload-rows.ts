@@ -1,7 +1,7 @@
 import type { UploadStatus } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import { visibleObject, type Principals } from './visibility.js';
 
 /** A row of `read.uploads` as pg returns it (bigint as text). */
 export interface UploadRow {

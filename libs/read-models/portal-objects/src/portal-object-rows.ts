@@ -1,7 +1,7 @@
 import type { HrefAsset, Link, PortalKind } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleChildCount, visibleObject, type Principals } from '../browser/visibility.js';
+import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
 
 /** A row of `read.portal_objects` as pg returns it (bigint as text, timestamps as Date). */
 export interface PortalObjectRow {

@@ -1,7 +1,7 @@
 import type { OrganizationMembership, Member } from '@portal/contracts';
 import type { Role } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import type { InvitationRow } from './invitation-view.js';
+import type { InvitationRow } from './invitation-row.js';
 
 /** Reads of the identity read model (`read.users`, `organizations`, `org_members`, `org_invitations`). */
 
