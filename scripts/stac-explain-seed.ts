@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 
 const schemaSql = readFileSync(
-  new URL('../apps/projector/src/read-models/portal-objects/schema.sql', import.meta.url),
+  new URL('../libs/read-models/portal-objects/src/schema.sql', import.meta.url),
   'utf8',
 );
 export const collectionId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;

@@ -8,10 +8,7 @@ import { ProjectionWaiter } from '../../apps/api/src/projection/projection-waite
 import { summarize, type LatencySummary } from '../support/stats.js';
 import type { WaiterOptions } from './waiter-options.js';
 
-const CHECKPOINT_SCHEMA = new URL(
-  '../../apps/projector/src/read-models/projection-checkpoints/schema.sql',
-  import.meta.url,
-);
+const CHECKPOINT_SCHEMA = new URL('../../libs/read-models/core/src/checkpoints/schema.sql', import.meta.url);
 /** Long enough that no waiter times out on a loaded machine: a timeout would be counted, not hidden. */
 const WAIT_TIMEOUT_MS = 60_000;
 
