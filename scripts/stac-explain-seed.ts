@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 
 const schemaSql = readFileSync(
-  new URL('../apps/projector/src/read-models/portal-objects/schema.sql', import.meta.url),
+  new URL('../libs/read-models/portal-objects/src/schema.sql', import.meta.url),
   'utf8',
 );
 /** The readers' indexes (the STAC ones among them), built once the items are in, as a lean rebuild does. */

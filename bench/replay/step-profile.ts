@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@portal/domain';
 import { createLogger, createPool } from '@portal/platform';
 import { applyEvents, applyEventsInRuns } from '../../apps/projector/src/batch.js';
 import { portalProjection } from '../../apps/projector/src/portal-projection.js';
-import type { Sql } from '../../apps/projector/src/projection.js';
+import type { Sql } from '@portal/read-model-core';
 import { ensureReadSchema } from '../../apps/projector/src/schemas.js';
 import { cutIntoSteps } from '../../apps/projector/src/sets/runs.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';

@@ -1,7 +1,7 @@
 import { stacAggregateQuerySchema } from '@portal/contracts';
 import { anonymous, callerPrincipals } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf } from '../../apps/api/src/read-model/asset-rows.js';
+import { findAssetsOf } from '@portal/read-model-portal-objects';
 import { aggregationFromQuery } from '../../apps/api/src/stac/aggregation-request.js';
 import { computeAggregation } from '../../apps/api/src/stac/aggregation-sql.js';
 import { searchItems } from '../../apps/api/src/stac/item-query.js';

@@ -3,14 +3,12 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { formatPosition, parsePosition, type Position } from '@portal/domain';
 import { createLogger } from '@portal/platform';
-import { PROJECTION_CHANNEL, ProjectionWaiter } from '../../apps/api/src/projection/projection-waiter.js';
+import { PORTAL_PROJECTION_CHANNEL as PROJECTION_CHANNEL } from '@portal/read-model-core';
+import { ProjectionWaiter } from '../../apps/api/src/projection/projection-waiter.js';
 import { summarize, type LatencySummary } from '../support/stats.js';
 import type { WaiterOptions } from './waiter-options.js';
 
-const CHECKPOINT_SCHEMA = new URL(
-  '../../apps/projector/src/read-models/projection-checkpoints/schema.sql',
-  import.meta.url,
-);
+const CHECKPOINT_SCHEMA = new URL('../../libs/read-models/core/src/checkpoints/schema.sql', import.meta.url);
 /** Long enough that no waiter times out on a loaded machine: a timeout would be counted, not hidden. */
 const WAIT_TIMEOUT_MS = 60_000;
 

@@ -1,12 +1,12 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
 import { isConnectionError, withClient, type Logger, type Pool } from '@portal/platform';
-import { signalsRaised, type Projection, type Sql } from './projection.js';
+import { signalsRaised, type Projection, type Sql } from '@portal/read-model-core';
 import {
   commitBatchTransaction,
   compareAndSetCheckpoint,
   lockCheckpoint,
   openBatchTransaction,
-} from './read-models/projection-checkpoints/checkpoints.js';
+} from '@portal/read-model-core';
 import { cutIntoSteps } from './sets/runs.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */

@@ -1,4 +1,4 @@
-export { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
+export { readCheckpoint } from '@portal/read-model-core';
 export { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
 export { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
 export { runProjector, leadershipName, type ProjectorOptions } from './run-projector.js';
@@ -9,4 +9,4 @@ export {
   type RunnerOptions,
 } from './runner.js';
 export { rebuildReadSchema, type RebuildOptions, type RebuildResult } from './rebuild/rebuild-read-schema.js';
-export type { Projection, ReadModel } from './projection.js';
+export type { Projection, ReadModel } from '@portal/read-model-core';

@@ -17,7 +17,7 @@ import { runProjector } from './run-projector.js';
 import { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
 import { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
 import { loadProjectorConfig } from './projector-config.js';
-import { backfillAuditTrail } from './read-models/audit/backfill.js';
+import { backfillAuditTrail } from './rebuild/audit-backfill.js';
 
 async function main(): Promise<number> {
   const config = loadConfig();

@@ -1,14 +1,13 @@
 import { IDENTITY_CHANGED_CHANNEL } from '@portal/platform';
-import type { Projection } from './projection.js';
-import { auditReadModel } from './read-models/audit/read-model.js';
-import { asIdentityEvent } from './read-models/identity/events.js';
-import { identityReadModel } from './read-models/identity/read-model.js';
-import { inventoryTotalsReadModel } from './read-models/inventory-totals/read-model.js';
-import { portalObjectsReadModel } from './read-models/portal-objects/read-model.js';
+import { auditReadModel } from '@portal/read-model-audit';
+import { PORTAL_CHECKPOINT_NAME, PORTAL_PROJECTION_CHANNEL, type Projection } from '@portal/read-model-core';
+import { asIdentityEvent, identityReadModel } from '@portal/read-model-identity';
+import { inventoryTotalsReadModel } from '@portal/read-model-inventory-totals';
+import { portalObjectsReadModel } from '@portal/read-model-portal-objects';
 
 /** The one projection of the portal: its read models share a subscription and the `portal` checkpoint. */
 export const portalProjection: Projection = {
-  name: 'portal',
+  name: PORTAL_CHECKPOINT_NAME,
   // The audit model last: it reads the object rows the others just wrote.
   readModels: [portalObjectsReadModel, inventoryTotalsReadModel, identityReadModel, auditReadModel],
   // Roles, memberships and keys decide who a credential is: API processes that keep answers drop them.
@@ -16,4 +15,4 @@ export const portalProjection: Projection = {
 };
 
 /** The API LISTENs here; the payload is the new checkpoint as `formatPosition` writes it. */
-export const PORTAL_PROJECTION_CHANNEL = 'portal_projection';
+export { PORTAL_PROJECTION_CHANNEL };

@@ -1,3 +1,4 @@
+import { READ_SCHEMA } from '@portal/read-model-core';
 import { ConfigError } from '@portal/platform';
 import { z } from 'zod';
 import { DEFAULT_INDEX_BUILD_MEMORY } from './rebuild/reader-ddl.js';
@@ -18,7 +19,7 @@ const delayList = z
  */
 const projectorEnvSchema = z.object({
   /** Where the read models and their checkpoint live; the API reads this schema. */
-  PROJECTOR_READ_SCHEMA: identifier.default('read'),
+  PROJECTOR_READ_SCHEMA: identifier.default(READ_SCHEMA),
   /** Operational tables (dead letters). */
   PROJECTOR_OPERATIONS_SCHEMA: identifier.default('projector'),
   /** Schema of the PostgreSQL event store (ignored with EventStoreDB). */

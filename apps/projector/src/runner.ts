@@ -10,8 +10,8 @@ import {
 } from './batch.js';
 import { recordDeadLetter } from './dead-letters/dead-letters.js';
 import { traceBatch } from './batch-tracing.js';
-import type { Projection } from './projection.js';
-import { readCheckpoint } from './read-models/projection-checkpoints/checkpoints.js';
+import type { Projection } from '@portal/read-model-core';
+import { readCheckpoint } from '@portal/read-model-core';
 import { ProgressReport } from './progress-report.js';
 import { UNOBSERVED_PROJECTOR, type ProjectorObserver } from './projector-observer.js';
 import { readAhead } from './read-ahead.js';

@@ -1,11 +1,8 @@
 import { withSchemaLock, type Pool } from '@portal/platform';
 import { deadLettersDdl } from './dead-letters/dead-letters.js';
-import type { Projection, Sql } from './projection.js';
-import {
-  initCheckpoint,
-  projectionCheckpointsDdl,
-} from './read-models/projection-checkpoints/checkpoints.js';
-import { quoteIdentifier } from './sql-identifier.js';
+import type { Projection, Sql } from '@portal/read-model-core';
+import { initCheckpoint, projectionCheckpointsDdl } from '@portal/read-model-core';
+import { quoteIdentifier } from '@portal/read-model-core';
 
 /**
  * Runs `setup` inside one transaction with `search_path` on `schema`, serialised by an advisory lock so

@@ -1,5 +1,5 @@
 import type { Logger, Pool } from '@portal/platform';
-import { quoteIdentifier } from './sql-identifier.js';
+import { quoteIdentifier } from '@portal/read-model-core';
 
 /**
  * The projector's statements run with PostgreSQL's default plan cache: after five executions a

@@ -9,7 +9,7 @@ import {
 } from '../src/dead-letters/resolve-dead-letter.js';
 import { findLeader } from '../src/leadership.js';
 import { portalProjection } from '../src/portal-projection.js';
-import type { Projection, ReadModel } from '../src/projection.js';
+import type { Projection, ReadModel } from '@portal/read-model-core';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
 import { leadershipName } from '../src/run-projector.js';
 import { ensureReadSchema } from '../src/schemas.js';

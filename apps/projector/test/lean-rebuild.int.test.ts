@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalProjection } from '../src/portal-projection.js';
 import { rebuildReadSchema, type RebuildProgress } from '../src/rebuild/rebuild-read-schema.js';
 import { ensureReadSchema, readerStatements } from '../src/schemas.js';
-import { statementLabel } from '../src/sql-statements.js';
+import { statementLabel } from '@portal/read-model-core';
 import { schemaCatalog } from './support/schema-catalog.js';
 import { PortalScenario } from './support/scenario.js';
 import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './support/test-database.js';

@@ -3,7 +3,7 @@ import { createMetricsRegistry, type Registry } from '@portal/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectorMetrics } from '../src/metrics/projector-metrics.js';
 import { portalProjection } from '../src/portal-projection.js';
-import type { Projection, ReadModel } from '../src/projection.js';
+import type { Projection, ReadModel } from '@portal/read-model-core';
 import type { ProjectorObserver } from '../src/projector-observer.js';
 import { ProjectionHaltedError } from '../src/runner.js';
 import { ensureReadSchema } from '../src/schemas.js';

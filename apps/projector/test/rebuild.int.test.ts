@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { portalProjection } from '../src/portal-projection.js';
-import type { ReadModel } from '../src/projection.js';
+import type { ReadModel } from '@portal/read-model-core';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
 import { dumpReadModel, type ReadModelDump } from './support/dump.js';
 import { catalogCreated, streamOf, toAppend } from './support/portal-events.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advisoryLockKey } from '../src/advisory-lock-key.js';
 import { portalProjection } from '../src/portal-projection.js';
 import { leadershipName } from '../src/run-projector.js';
-import type { Projection, ReadModel } from '../src/projection.js';
+import type { Projection, ReadModel } from '@portal/read-model-core';
 import { ProjectionHaltedError } from '../src/runner.js';
 import { ensureReadSchema } from '../src/schemas.js';
 import { dumpPortalObjects } from './support/dump.js';

@@ -1,7 +1,7 @@
 import type { Pool } from '@portal/platform';
 
 /**
- * The sweep finds candidates in the projector's read model (apps/projector/src/read-models/portal-objects/
+ * The sweep finds candidates in the projector's read model (libs/read-models/portal-objects/src/
  * schema.sql) because only it can answer "which uploads are old" without replaying every stream. It may
  * lag or be rebuilt; each candidate is checked against the event store before anything is done. "Old"
  * is measured against the sweep's clock (`now`), the one the decider checks the candidate with too.

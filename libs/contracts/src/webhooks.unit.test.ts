@@ -1,10 +1,15 @@
-import type { IdentityEventType, PortalObjectEventType, UserEvent } from '@portal/domain';
+import { typesOf, type EventType, type eventFamilies } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { acceptanceOf, rejectionOf } from './test-support/parse.js';
 import { registerWebhookBodySchema, webhookEventTypes } from './webhooks.js';
 
-/** What the dispatcher can deliver: every event type of the domain but the user's own. */
-type Delivered = PortalObjectEventType | Exclude<IdentityEventType, UserEvent['type']>;
+/**
+ * What the dispatcher can deliver: every event type of the domain's one list in an object's or an
+ * organization's family (a user's own events and the structure bookkeeping belong to no organization).
+ */
+type Delivered = {
+  [T in EventType]: (typeof eventFamilies)[T] extends 'portal-object' | 'organization' ? T : never;
+}[EventType];
 type Listed = (typeof webhookEventTypes)[number];
 // Compile-time, both ways: a new event type of the domain must be listed, and every listed one must exist.
 const everyDeliveredTypeIsListed: [Exclude<Delivered, Listed>] extends [never]
@@ -20,6 +25,7 @@ describe('webhook registration: eventTypes', () => {
   it('lists exactly the event types the domain records for an organization', () => {
     expect([everyDeliveredTypeIsListed, everyListedTypeExists]).toEqual([true, true]);
     expect(new Set(webhookEventTypes).size).toBe(webhookEventTypes.length);
+    expect(new Set(webhookEventTypes)).toEqual(typesOf('portal-object', 'organization'));
   });
 
   it('accepts "*" and every known event type', () => {

@@ -26,3 +26,4 @@ export * from './access/index.js';
 export * from './identity/index.js';
 export * from './uuid.js';
 export * from './structure/index.js';
+export * from './event-types.js';

@@ -11,7 +11,7 @@ import {
   type DeadLetterDesk,
 } from '../../../apps/projector/src/dead-letters/resolve-dead-letter.js';
 import { findLeader } from '../../../apps/projector/src/leadership.js';
-import { readCheckpoint } from '../../../apps/projector/src/read-models/projection-checkpoints/checkpoints.js';
+import { readCheckpoint } from '@portal/read-model-core';
 import { leadershipName } from '../../../apps/projector/src/run-projector.js';
 import { arg, defineCommand, stringOption, type CommandInput } from '../cli/command.js';
 import { usageFailure } from '../cli/failure.js';

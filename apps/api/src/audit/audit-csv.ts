@@ -1,5 +1,5 @@
 import { AUDIT_CSV_COLUMNS } from '@portal/contracts';
-import type { AuditRow } from './audit-rows.js';
+import type { AuditRow } from '@portal/read-model-audit';
 
 /**
  * One RFC 4180 field. A value a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a

@@ -1,5 +1,5 @@
 import type { AuditQuery } from '@portal/contracts';
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 
 /**
  * The WHERE conditions of an organization's audit feed (alias `a` on `read.audit_events`). The

@@ -1,24 +1,8 @@
 import type { AuditEvent, AuditQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
+import type { AuditRow } from '@portal/read-model-audit';
+import { QueryParams } from '@portal/read-model-core';
 import { auditConditions } from './audit-filter.js';
-
-export interface AuditRow {
-  /** bigint as text. */
-  readonly seq: string;
-  readonly position: string;
-  readonly type: string;
-  readonly occurred_at: Date;
-  readonly actor_id: string | null;
-  readonly actor_name: string | null;
-  readonly object_id: string | null;
-  readonly object_kind: 'catalog' | 'collection' | 'item' | null;
-  /** bigint as text. */
-  readonly revision: string;
-  readonly data: Record<string, unknown>;
-  /** `metadata.operator`: the operator behind an admin command's event. */
-  readonly operator: string | null;
-}
 
 export function auditEventOf(row: AuditRow): AuditEvent {
   return {

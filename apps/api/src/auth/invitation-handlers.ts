@@ -20,7 +20,7 @@ import {
   invitationOrganization,
   invitationsOf,
   openInvitationsTo,
-} from './identity-queries.js';
+} from '@portal/read-model-identity';
 import { invitationView } from './invitation-view.js';
 import { memberManager } from './member-handlers.js';
 import { runOrganizationCommand } from './organization-commands.js';

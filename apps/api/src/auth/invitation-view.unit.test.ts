@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { invitationView, type InvitationRow } from './invitation-view.js';
+import type { InvitationRow } from '@portal/read-model-identity';
+import { invitationView } from './invitation-view.js';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const row: InvitationRow = {

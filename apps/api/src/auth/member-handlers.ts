@@ -11,7 +11,7 @@ import {
   requireCredential,
   requireSignedIn,
 } from './caller-rules.js';
-import { memberOf, membersOf } from './identity-queries.js';
+import { memberOf, membersOf } from '@portal/read-model-identity';
 import { runOrganizationCommand } from './organization-commands.js';
 
 /**

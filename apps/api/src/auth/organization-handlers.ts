@@ -11,7 +11,7 @@ import { respondToCommand } from '../commands/respond.js';
 import { parseInput } from '../http/validate.js';
 import { callerOf, setCaller } from './caller.js';
 import { requireCredential } from './caller-rules.js';
-import { membershipIn, membershipsOf } from './identity-queries.js';
+import { membershipIn, membershipsOf } from '@portal/read-model-identity';
 import { commandContextOf } from '../commands/command-context.js';
 import { metadataOf } from '../commands/metadata.js';
 import { recordNewOrganization } from './record-organization.js';

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { OrganizationMembership, SessionView } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { callerOf } from './caller.js';
-import { membershipIn } from './identity-queries.js';
+import { membershipIn } from '@portal/read-model-identity';
 import { sessionOf } from './session-context.js';
 
 /** What `get-session` answers for this request's caller. */

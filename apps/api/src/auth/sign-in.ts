@@ -5,7 +5,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { parseInput } from '../http/validate.js';
 import { unauthenticated } from './caller-rules.js';
 import { findCredentialsByEmail } from './credential-store.js';
-import { membershipIn } from './identity-queries.js';
+import { membershipIn } from '@portal/read-model-identity';
 import { createPersonalOrganization } from './personal-organization.js';
 import { verifyPassword } from './passwords.js';
 import { setSessionCookie } from './session-cookie.js';

@@ -4,7 +4,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { apiRouter, route } from '../http/routes.js';
 import { callerOf } from './caller.js';
 import { requireSignedIn } from './caller-rules.js';
-import { membershipsOf, userCreatedAt } from './identity-queries.js';
+import { membershipsOf, userCreatedAt } from '@portal/read-model-identity';
 
 /** `GET /api/v1/users/me` and `GET /api/v1/protected`: what a client needs to know who it is. */
 export function userRoutes(deps: ApiDependencies): Router {

@@ -2,8 +2,8 @@ import type { Breadcrumb, PortalKind } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { joinPath } from './node-rows.js';
 import { prepared } from './prepared.js';
-import { QueryParams } from './query-params.js';
-import { visibleObject, type Principals } from './visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 
 /** One step of the path; all `NULL` for an ancestor the caller cannot see. */
 interface CrumbRow {

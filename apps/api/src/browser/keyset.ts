@@ -2,7 +2,7 @@ import { isUuid } from '@portal/domain';
 import { isStorableText, type NodeSort, type SortOrder } from '@portal/contracts';
 import { HttpProblem } from '../http/problem.js';
 import { encodeCursor } from '../read-model/cursor.js';
-import type { QueryParams } from './query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 
 /** The order of a page: the sort key, its direction, and the id that breaks every tie. */
 export interface Ordering {

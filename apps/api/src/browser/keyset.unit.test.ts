@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '../http/problem.js';
 import { encodeCursor } from '../read-model/cursor.js';
 import { afterKey, cursorOf, decodeKeysetCursor, keySelect, orderByClause, type Ordering } from './keyset.js';
-import { QueryParams } from './query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 
 const id = '6f1c2b8e-4d3a-4b7e-9c1d-2a3b4c5d6e7f';
 const byKind: Ordering = { sort: 'kind', order: 'asc' };

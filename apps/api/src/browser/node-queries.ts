@@ -4,8 +4,8 @@ import { cursorOf, decodeKeysetCursor, type KeyedRow, type Ordering } from './ke
 import { ancestorPathSelect, browserNode, nodeColumns, type NodeRow } from './node-rows.js';
 import { kindRanges, pageStatement } from './page-query.js';
 import { prepared } from './prepared.js';
-import { QueryParams } from './query-params.js';
-import { visibleObject, type Principals } from './visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 
 /** One page of nodes under a parent: its order, size, position and filters. */
 export interface NodeListing extends Ordering {

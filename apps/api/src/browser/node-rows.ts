@@ -1,6 +1,6 @@
 import type { BrowserNode, PortalItemStatus, PortalKind } from '@portal/contracts';
-import type { QueryParams } from './query-params.js';
-import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
+import type { QueryParams } from '@portal/read-model-core';
+import { visibleChildCount, visibleObject, type Principals } from '@portal/read-model-portal-objects';
 
 /**
  * The columns of a browser node, as every browser query selects them from `read.portal_objects`;

@@ -1,6 +1,6 @@
 import { portalKinds, type NodeSort, type PortalKind } from '@portal/contracts';
 import { afterKey, keySelect, orderByClause, type CursorKey, type Ordering } from './keyset.js';
-import type { QueryParams } from './query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 
 /** One keyset page of `read.portal_objects` (alias `o`). */
 export interface PageSpec {

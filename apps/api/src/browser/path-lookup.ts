@@ -4,8 +4,8 @@ import type { Pool } from '@portal/platform';
 import { HttpProblem } from '../http/problem.js';
 import { browserNode, type NodeRow } from './node-rows.js';
 import { prepared } from './prepared.js';
-import { QueryParams } from './query-params.js';
-import { visibleChildCount, visibleObject, type Principals } from './visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleChildCount, visibleObject, type Principals } from '@portal/read-model-portal-objects';
 
 /**
  * The slugs of a `browser/path/*path` request, as express decoded them (percent-encoding undone, split

@@ -1,12 +1,12 @@
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
 import {
   findVisibleObject,
   visibleObjectColumns,
   type PortalObjectRow,
-} from '../read-model/portal-object-rows.js';
+} from '@portal/read-model-portal-objects';
 
 /** `childCount`: the children the caller can see (the row is read with `visibleObjectColumns`). */
 export function catalogRecord(row: PortalObjectRow) {

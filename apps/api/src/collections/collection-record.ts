@@ -1,5 +1,5 @@
 import type { CollectionExtent } from '@portal/domain';
-import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
+import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import { absoluteHref } from '../http/base-url.js';
 
 const JSON_MEDIA_TYPE = 'application/json';

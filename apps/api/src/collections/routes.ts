@@ -8,7 +8,7 @@ import { etagOf } from '../http/consistency.js';
 import { idempotency } from '../http/idempotency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { findVisibleObject } from '@portal/read-model-portal-objects';
 import { collectionRecord } from './collection-record.js';
 import { createCollection } from './create-collection.js';
 

@@ -5,6 +5,7 @@ import {
   type ChangeFeedObserver,
   type FeedDisconnectReason,
 } from './change-feed-metrics.js';
+import type { ChangeRow } from '@portal/read-model-audit';
 import { changeFrame, resetFrame } from './change-frames.js';
 import {
   findResumePoint,
@@ -12,7 +13,6 @@ import {
   readHead,
   readMissedChanges,
   START_CURSOR,
-  type ChangeRow,
   type FeedCursor,
   type ResumePoint,
 } from './change-queries.js';

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import type { Position } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { ChangeFeedHub, type FeedClient } from './change-feed-hub.js';
-import type { ChangeRow } from './change-queries.js';
+import type { ChangeRow } from '@portal/read-model-audit';
 import { SseConnection, type SseSink } from './sse-connection.js';
 
 /**

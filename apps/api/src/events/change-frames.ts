@@ -1,6 +1,6 @@
 import type { ChangeEvent, FeedReset } from '@portal/contracts';
 import { parsePosition } from '@portal/domain';
-import type { ChangeRow } from './change-queries.js';
+import type { ChangeRow } from '@portal/read-model-audit';
 import type { ChangeFrame } from './sse-connection.js';
 import { eventFrame } from './sse-frames.js';
 

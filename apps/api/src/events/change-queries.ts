@@ -1,23 +1,6 @@
 import type { Pool } from '@portal/platform';
-
-/**
- * The feed reads `read.audit_events` (one row per event, `seq` in commit order: one projector writes
- * at a time, batch after batch) joined with the object's current `read_principals`. The row and the
- * object's read model are written in the same projector transaction, so a change read here is one a
- * GET already shows.
- */
-export interface ChangeRow {
-  /** INT8 as text (the pool's parser). */
-  readonly seq: string;
-  readonly position: string;
-  readonly type: string;
-  readonly object_id: string;
-  readonly kind: 'catalog' | 'collection' | 'item';
-  readonly revision: string;
-  readonly occurred_at: Date;
-  readonly actor_id: string | null;
-  readonly read_principals: string[];
-}
+import type { ChangeRow } from '@portal/read-model-audit';
+import { readableBy } from '@portal/read-model-portal-objects';
 
 /** Where the hub has read up to. `position` survives a rebuild (which renumbers `seq`); `seq` is the fallback. */
 export interface FeedCursor {
@@ -95,7 +78,7 @@ export async function readMissedChanges(
     text: `SELECT ${CHANGE_COLUMNS}
       FROM read.audit_events a
       JOIN read.portal_objects o ON o.id = a.object_id
-     WHERE a.seq > $1 AND a.object_id IS NOT NULL AND o.read_principals && $2::text[]
+     WHERE a.seq > $1 AND a.object_id IS NOT NULL AND ${readableBy('o', '$2::text[]')}
      ORDER BY a.seq
      LIMIT $3`,
     values: [afterSeq.toString(), principals, limit],

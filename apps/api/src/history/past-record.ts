@@ -7,9 +7,9 @@ import {
   type RecordedEvent,
 } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '../browser/visibility.js';
+import type { Principals } from '@portal/read-model-portal-objects';
 import { hrefAssetRecord, linkedObjectId, summary } from '../portal-items/portal-item-record.js';
-import { findVisibleObjects } from '../read-model/portal-object-rows.js';
+import { findVisibleObjects } from '@portal/read-model-portal-objects';
 import type { PastObject } from './as-of.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { PortalKind, SearchBox } from '@portal/contracts';
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 import { bboxGeometry } from '../stac/bbox.js';
 import { extentMeetsBox } from '../stac/collection-search.js';
 

@@ -1,8 +1,8 @@
 import type { InventoryQuery, PortalKind } from '@portal/contracts';
 import { kindRanges } from '../browser/page-query.js';
 import { oneOf } from '../browser/node-queries.js';
-import type { QueryParams } from '../browser/query-params.js';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import type { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 import { meetsBox } from './area-filter.js';
 import { containsText } from './text-search.js';
 

@@ -2,8 +2,8 @@ import type { InventoryEntry, InventoryQuery, PortalItemStatus, PortalKind } fro
 import type { Pool } from '@portal/platform';
 import { cursorOf, decodeKeysetCursor, type KeyedRow } from '../browser/keyset.js';
 import { pageStatement } from '../browser/page-query.js';
-import { QueryParams } from '../browser/query-params.js';
-import { visibleChildCount, type Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleChildCount, type Principals } from '@portal/read-model-portal-objects';
 import { inventoryConditions, inventoryRanges } from './inventory-filter.js';
 
 interface EntryRow extends KeyedRow {

@@ -8,7 +8,7 @@ import {
 } from '@portal/contracts';
 import { callerPrincipals, holdsAny } from '@portal/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recomputeSubtreeAccess } from '../../../projector/src/read-models/portal-objects/subtree-access.js';
+import { recomputeSubtreeAccess } from '@portal/read-model-portal-objects';
 import { accessScenario } from '../../test/support/access-scenario.js';
 import { useReadDatabase } from '../../test/support/read-database.js';
 import { seedTree, type SeededTree } from '../../test/support/seeded-tree.js';

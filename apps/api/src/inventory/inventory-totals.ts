@@ -3,22 +3,13 @@ import {
   portalKinds,
   type InventoryQuery,
   type InventoryTotals,
-  type PortalItemStatus,
-  type PortalKind,
 } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { oneOf } from '../browser/node-queries.js';
-import { QueryParams } from '../browser/query-params.js';
-import type { Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import type { InventoryBucketRow as BucketRow } from '@portal/read-model-inventory-totals';
+import { readableBy, type Principals } from '@portal/read-model-portal-objects';
 import { inventoryConditions } from './inventory-filter.js';
-
-interface BucketRow {
-  readonly kind: PortalKind;
-  readonly status: PortalItemStatus;
-  /** bigints as text. */
-  readonly objects: string;
-  readonly bytes: string;
-}
 
 /**
  * Whether `read.inventory_totals` answers the request: it holds the live objects per `read_principals`,
@@ -40,7 +31,7 @@ async function summedBuckets(
   principals: Principals,
 ): Promise<BucketRow[]> {
   const params = new QueryParams();
-  const conditions = [`t.read_principals && ${params.addShared(principals, 'text[]')}`];
+  const conditions = [readableBy('t', params.addShared(principals, 'text[]'))];
   if (query.kind) conditions.push(oneOf('t.kind', query.kind, params));
   if (query.status) conditions.push(oneOf('t.status', query.status, params));
   const result = await pool.query<BucketRow>(

@@ -1,4 +1,4 @@
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 
 /** `LIKE` treats these as wildcards; the user's text is matched literally. */
 function likeLiteral(text: string): string {

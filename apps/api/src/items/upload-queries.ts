@@ -7,8 +7,8 @@ import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '@portal/commands';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
-import { findAssetOfVisibleItem } from '../read-model/asset-rows.js';
-import { findUploadOfVisibleItem } from '../read-model/upload-rows.js';
+import { findAssetOfVisibleItem } from '@portal/read-model-portal-objects';
+import { findUploadOfVisibleItem } from '@portal/read-model-portal-objects';
 
 /**
  * `GET .../upload`: the read model's view, with the parts the object store holds while it is open. A

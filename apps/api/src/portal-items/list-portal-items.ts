@@ -1,9 +1,9 @@
 import type { PortalItemListQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
-import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { visibleObjectColumns, type PortalObjectRow } from '@portal/read-model-portal-objects';
 
 /**
  * Portal objects of any kind that the caller can see, oldest first, keyset-paginated on (created_at, id);

@@ -8,7 +8,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObject } from '../read-model/portal-object-rows.js';
+import { findVisibleObject } from '@portal/read-model-portal-objects';
 import { accessRoutes } from '../access/routes.js';
 import { asksForThePast, portalItemAsOf } from '../history/routes.js';
 import { deletePortalItem, movePortalItem, updatePortalItem } from './change-portal-item.js';

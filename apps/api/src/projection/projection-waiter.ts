@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { comparePositions, parsePosition, START, type Position } from '@portal/domain';
 import { IDENTITY_CHANGED_CHANNEL, inSpan, tracerOf, type Logger, type Pool } from '@portal/platform';
+import {
+  PORTAL_CHECKPOINT_NAME as PROJECTION_NAME,
+  PORTAL_PROJECTION_CHANNEL as PROJECTION_CHANNEL,
+} from '@portal/read-model-core';
 import { UNOBSERVED_WAITS, type ProjectionWaitObserver } from './projection-wait-metrics.js';
 
-/** The projector announces each committed batch on this channel with the new checkpoint as payload. */
-export const PROJECTION_CHANNEL = 'portal_projection';
-
-const PROJECTION_NAME = 'portal';
 /** A missed notification (reconnect, rebuild swap) only delays a waiter by this much. */
 const POLL_INTERVAL_MS = 250;
 const MIN_RECONNECT_DELAY_MS = 250;

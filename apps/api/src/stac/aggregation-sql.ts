@@ -6,8 +6,8 @@ import {
   type StacDatetimeInterval,
 } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
-import type { Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import type { Principals } from '@portal/read-model-portal-objects';
 import type { AggregationRequest } from './aggregation-request.js';
 import { propertySql } from './item-filter.js';
 import { matchingItemsSql, type ItemCondition } from './item-query.js';

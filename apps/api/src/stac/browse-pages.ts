@@ -1,8 +1,8 @@
 import { STAC_VERSION, type StacCatalog, type StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '../browser/visibility.js';
+import type { Principals } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../http/problem.js';
-import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
+import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import { browseLink, childLink, continueAfter, type CatalogContents } from './container-json.js';
 import { directItems, listContainers } from './container-query.js';
 import { decodeToken } from './search-token.js';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { stacCollectionsQuerySchema, type StacCollection, type StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '../browser/visibility.js';
+import type { Principals } from '@portal/read-model-portal-objects';
 import { parseInput } from '../http/validate.js';
 import { COLLECTION_FIELDS_SHAPE } from './collection-fields.js';
 import { collectionSearchConditions } from './collection-search.js';

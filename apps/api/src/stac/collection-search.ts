@@ -1,4 +1,4 @@
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 import { parseBboxText, type Bbox } from './bbox.js';
 import type { ContainerCondition } from './container-query.js';
 import { parseDatetime } from './datetime-interval.js';

@@ -1,6 +1,6 @@
 import { STAC_VERSION, type StacCatalog, type StacCollection, type StacLink } from '@portal/contracts';
 import { extentOf } from '../collections/collection-record.js';
-import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
+import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import {
   GEOJSON_TYPE,
   JSON_TYPE,

@@ -1,6 +1,6 @@
 import type { StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '../browser/visibility.js';
+import type { Principals } from '@portal/read-model-portal-objects';
 import {
   sortedContainers,
   type ContainerCondition,

@@ -1,7 +1,11 @@
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '../browser/query-params.js';
-import { visibleObject, type Principals } from '../browser/visibility.js';
-import { visibleObjectColumns, type PortalObjectRow } from '../read-model/portal-object-rows.js';
+import { QueryParams } from '@portal/read-model-core';
+import {
+  visibleObject,
+  visibleObjectColumns,
+  type PortalObjectRow,
+  type Principals,
+} from '@portal/read-model-portal-objects';
 import { afterSql, orderBySql, reversedSort, sortKeysSql, type ItemSort } from './item-sort.js';
 import { keyTimeSql, type ItemCursor, type PageKey } from './search-token.js';
 

@@ -1,4 +1,4 @@
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 import type { TextQuery } from './free-text-request.js';
 import type { ItemCondition } from './item-query.js';
 

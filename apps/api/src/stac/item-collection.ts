@@ -1,6 +1,6 @@
 import type { StacItemCollection, StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf } from '../read-model/asset-rows.js';
+import { findAssetsOf } from '@portal/read-model-portal-objects';
 import type { FieldsSelection } from './fields-request.js';
 import { selectFields } from './item-fields.js';
 import { stacItem } from './item-json.js';

@@ -1,5 +1,5 @@
 import { STAC_VERSION, type StacItem } from '@portal/contracts';
-import type { AssetRow } from '../read-model/asset-rows.js';
+import type { AssetRow } from '@portal/read-model-portal-objects';
 import { bboxGeometry } from './bbox.js';
 import type { ItemRow } from './item-query.js';
 import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links.js';

@@ -1,8 +1,8 @@
 import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
-import { QueryParams } from '../browser/query-params.js';
-import { visibleObject, type Principals } from '../browser/visibility.js';
+import { QueryParams } from '@portal/read-model-core';
+import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
 import type { ItemMatch, ItemSearch } from './item-search-request.js';
 import { afterSql, orderBySql, reversedSort, sortKeysSql } from './item-sort.js';
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';

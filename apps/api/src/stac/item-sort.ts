@@ -1,4 +1,4 @@
-import type { QueryParams } from '../browser/query-params.js';
+import type { QueryParams } from '@portal/read-model-core';
 import { itemEnd, itemStart } from './item-time-sql.js';
 import { propertySql } from './item-filter.js';
 import type { SortDirection, SortTerm } from './sort-request.js';

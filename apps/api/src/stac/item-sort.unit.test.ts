@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueryParams } from '../browser/query-params.js';
+import { QueryParams } from '@portal/read-model-core';
 import { afterSql, itemSort } from './item-sort.js';
 import { decodeItemToken, encodeItemToken } from './search-token.js';
 import { parseSortbyBody, parseSortbyText } from './sort-request.js';

@@ -1,5 +1,5 @@
 import { STAC_VERSION, type StacLink } from '@portal/contracts';
-import type { PortalObjectRow } from '../read-model/portal-object-rows.js';
+import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import { conformsTo } from './conformance.js';
 import { childLink } from './container-json.js';
 import {

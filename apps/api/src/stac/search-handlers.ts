@@ -5,7 +5,7 @@ import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObjects } from '../read-model/portal-object-rows.js';
+import { findVisibleObjects } from '@portal/read-model-portal-objects';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
 import { itemCollection, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';

@@ -1,7 +1,7 @@
 import { comparePositions, parsePosition, type Position } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import type { Sql } from '../projection.js';
-import { quoteIdentifier } from '../sql-identifier.js';
+import type { Sql } from '@portal/read-model-core';
+import { quoteIdentifier } from '@portal/read-model-core';
 
 /**
  * Where a dead letter's event stands: `open` — the checkpoint has not passed it and nobody resolved it,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { formatPosition, type RecordedEvent } from '@portal/domain';
-import { quoteIdentifier } from '../sql-identifier.js';
-import type { Sql } from '../projection.js';
+import { quoteIdentifier } from '@portal/read-model-core';
+import type { Sql } from '@portal/read-model-core';
 
 export const deadLettersDdl = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
 

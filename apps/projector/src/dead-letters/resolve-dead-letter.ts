@@ -2,9 +2,9 @@ import { formatPosition, type EventStore, type Position } from '@portal/domain';
 import { inTransaction, type Logger, type Pool } from '@portal/platform';
 import { applyBatchInOpenTransaction, describeError, EventHandlerError } from '../batch.js';
 import { nextEventAfter } from '../next-event.js';
-import type { Projection } from '../projection.js';
-import { readCheckpoint } from '../read-models/projection-checkpoints/checkpoints.js';
-import { quoteIdentifier } from '../sql-identifier.js';
+import type { Projection } from '@portal/read-model-core';
+import { readCheckpoint } from '@portal/read-model-core';
+import { quoteIdentifier } from '@portal/read-model-core';
 import { findDeadLetter, type DeadLetterRecord } from './dead-letter-queries.js';
 
 export interface DeadLetterDesk {

@@ -1,7 +1,7 @@
 import { comparePositions, parsePosition, type EventStore, type Position } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { readCheckpoint } from '../read-models/projection-checkpoints/checkpoints.js';
-import { quoteIdentifier } from '../sql-identifier.js';
+import { readCheckpoint } from '@portal/read-model-core';
+import { quoteIdentifier } from '@portal/read-model-core';
 
 export interface ProjectionStatusSource {
   readonly pool: Pool;

@@ -1,8 +1,8 @@
 import { inTransaction, type Pool } from '@portal/platform';
-import type { Projection } from '../projection.js';
+import type { Projection } from '@portal/read-model-core';
 import { readerStatements } from '../schemas.js';
-import { quoteIdentifier } from '../sql-identifier.js';
-import { statementLabel } from '../sql-statements.js';
+import { quoteIdentifier } from '@portal/read-model-core';
+import { statementLabel } from '@portal/read-model-core';
 
 /**
  * `maintenance_work_mem` of the session that builds a rebuilt schema's reader indexes: an index built

@@ -3,10 +3,10 @@ import { inTransaction, withClient, type Logger, type Pool, type PoolClient } fr
 import { advisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
 import { skippedEventIds } from '../dead-letters/dead-letter-queries.js';
-import type { Sql } from '../projection.js';
-import type { Projection } from '../projection.js';
+import type { Sql } from '@portal/read-model-core';
+import type { Projection } from '@portal/read-model-core';
 import { ensureReadSchema } from '../schemas.js';
-import { quoteIdentifier } from '../sql-identifier.js';
+import { quoteIdentifier } from '@portal/read-model-core';
 import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
 import { applyReaderDdl, type ReaderDdlProgress } from './reader-ddl.js';
 import { replayUntil } from './replay.js';

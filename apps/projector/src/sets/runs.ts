@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@portal/domain';
-import type { Footprint, Projection } from '../projection.js';
+import type { Footprint, Projection } from '@portal/read-model-core';
 import { SlugFamilies } from './slug-families.js';
 
 /** A step of a batch: events applied together by every read model's `applyRun`, or one event alone. */

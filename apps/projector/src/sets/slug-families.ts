@@ -1,5 +1,5 @@
 import { MAX_SLUG_LENGTH } from '@portal/domain';
-import { derivesFrom } from '../read-models/portal-objects/slug-assignment.js';
+import { derivesFrom } from '@portal/read-model-portal-objects';
 
 /** The longest base whose candidates (`base-2` … `base-999999999`) are never cut short. */
 const LONGEST_UNCUT_BASE = MAX_SLUG_LENGTH - '-999999999'.length;

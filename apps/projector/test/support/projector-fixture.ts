@@ -16,8 +16,8 @@ import {
 import { ensureEventStoreSchema, PostgresEventStore } from '@portal/eventstore';
 import type { Pool } from '@portal/platform';
 import { portalProjection } from '../../src/portal-projection.js';
-import type { Projection } from '../../src/projection.js';
-import { readCheckpoint } from '../../src/read-models/projection-checkpoints/checkpoints.js';
+import type { Projection } from '@portal/read-model-core';
+import { readCheckpoint } from '@portal/read-model-core';
 import { runProjector, type ProjectorOptions } from '../../src/run-projector.js';
 import { ensureOperationsSchema, ensureReadSchema } from '../../src/schemas.js';
 import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './test-database.js';

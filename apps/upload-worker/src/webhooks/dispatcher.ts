@@ -1,8 +1,6 @@
 import type { Logger, PoolClient } from '@portal/platform';
+import { PORTAL_PROJECTION_CHANNEL as PROJECTION_CHANNEL } from '@portal/read-model-core';
 import { dispatchBatch, type DispatchDependencies } from './dispatch-batch.js';
-
-/** The projector NOTIFYs here after each batch it commits (apps/projector/src/portal-projection.ts). */
-export const PROJECTION_CHANNEL = 'portal_projection';
 
 /** The advisory lock that makes one dispatcher active among all worker processes: "WHKS", 1. */
 const LOCK_NAMESPACE = 0x57484b53;

@@ -15,7 +15,7 @@ import { baseUrlOf } from '../../http/base-url.js';
 import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
-import { findVisibleObject, type PortalObjectRow } from '../../read-model/portal-object-rows.js';
+import { findVisibleObject, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { stacCollection } from '../container-json.js';
 import { stacUrls } from '../stac-links.js';
 import { clientId, portalLinksOf } from './item-input.js';

@@ -1,0 +1,49 @@
+import { isStructureStream, type RecordedEvent } from '@portal/domain';
+import type { Sql } from '@portal/read-model-core';
+import { auditSubjectOf, auditValues } from './audit-row.js';
+
+/** The columns of the audit insert, each as the array type its parameters travel in. */
+const columnTypes = [
+  'uuid[]', // event_id
+  'text[]', // position
+  'text[]', // stream_id
+  'bigint[]', // revision
+  'text[]', // type
+  'uuid[]', // object_id
+  'uuid[]', // org_id (of an organization's own events)
+  'uuid[]', // actor_id
+  'timestamptz[]', // occurred_at
+  'jsonb[]', // data
+  'jsonb[]', // metadata
+] as const;
+
+/**
+ * The audit rows of a whole run in one statement, numbered in event order (the rows are inserted in
+ * the order of the sort, so `seq` follows it). A run holds no move, and no event of a run changes the
+ * organization, kind or place of an object, so each row reads the same object row as it would right
+ * after its own event.
+ */
+const insertAuditRun = `
+  INSERT INTO audit_events (event_id, position, stream_id, revision, type, object_id, org_id, actor_id,
+                            occurred_at, data, metadata, object_kind, ancestor_ids)
+  SELECT e.event_id, e.position, e.stream_id, e.revision, e.type, e.object_id, COALESCE(o.org_id, e.org_id),
+         e.actor_id, e.occurred_at, e.data, e.metadata, o.kind, COALESCE(o.ancestor_ids, '{}')
+    FROM unnest(${columnTypes.map((type, index) => `$${index + 1}::${type}`).join(', ')})
+         WITH ORDINALITY AS e(event_id, position, stream_id, revision, type, object_id, org_id, actor_id,
+                              occurred_at, data, metadata, n)
+    LEFT JOIN portal_objects o ON o.id = e.object_id
+   ORDER BY e.n
+  ON CONFLICT (event_id) DO NOTHING`;
+
+export async function insertAuditRows(sql: Sql, events: readonly RecordedEvent[]): Promise<void> {
+  const audited = events.filter((event) => !isStructureStream(event.streamId));
+  if (audited.length === 0) return;
+  const columns: unknown[][] = columnTypes.map(() => []);
+  for (const event of audited) {
+    // The twelfth value, the former parent of a move, is always null: a run holds no move.
+    auditValues(event, auditSubjectOf(event))
+      .slice(0, columnTypes.length)
+      .forEach((value, index) => columns[index]?.push(value));
+  }
+  await sql.query({ name: 'projector_audit_events_insert_run', text: insertAuditRun, values: columns });
+}

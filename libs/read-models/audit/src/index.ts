@@ -1,0 +1,2 @@
+export { auditReadModel } from './read-model.js';
+export type { AuditRow, ChangeRow } from './rows.js';

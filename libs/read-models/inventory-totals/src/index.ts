@@ -1,0 +1,2 @@
+export { inventoryTotalsReadModel } from './read-model.js';
+export type { BucketRow as InventoryBucketRow } from './rows.js';

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import type { ReadModel } from '@portal/read-model-core';
+import { sqlFileStatements } from '@portal/read-model-core';
+import { accessFunctions } from './access-handlers.js';
+import { deleteFunction } from './delete-statement.js';
+import { asPortalObjectEvent } from './events.js';
+import { applyPortalObjectEvent } from './handlers.js';
+import { applyPortalObjectRun } from './run.js';
+import { moveFunction } from './move-statement.js';
+import { portalObjectFootprint } from './run-footprint.js';
+import { statementFunctionDdl } from './statement-function.js';
+
+/** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
+export const portalObjectsReadModel: ReadModel = {
+  name: 'portal-objects',
+  // The tables, then the statements kept as functions (they name the tables, so they come after).
+  ddl: [
+    readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
+    ...[moveFunction, deleteFunction, ...accessFunctions].map(statementFunctionDdl),
+  ].join('\n'),
+  readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
+  async apply(sql, recorded, context) {
+    const event = asPortalObjectEvent(recorded);
+    if (!event) {
+      context.log.debug(
+        { eventId: recorded.id, type: recorded.type },
+        'event type not projected into portal_objects',
+      );
+      return;
+    }
+    await applyPortalObjectEvent(sql, event, recorded);
+  },
+  sets: {
+    footprint: portalObjectFootprint,
+    applyRun: (sql, events) => applyPortalObjectRun(sql, events),
+  },
+};

@@ -1,0 +1,58 @@
+import { slugify, type RecordedEvent } from '@portal/domain';
+import type { Footprint } from '@portal/read-model-core';
+import { asPortalObjectEvent } from './events.js';
+
+const row = (id: string): string => `portal_objects:${id}`;
+
+/**
+ * What a portal object event touches in a run, or `null` for the events that go alone: moves,
+ * deletes, access changes (they rewrite a subtree) and title changes (they take a slug). A create
+ * changes its own row and takes a slug among its siblings. It also reads its parent's place, inherited
+ * access and tombstone, which nothing in a run changes (a parent created in the run is placed before
+ * its children, run-creates.ts), and adds to the parent's child count (an item registered by href,
+ * ready at once, widens its extent too); the other events of a run change their object's row only, and
+ * widen its parent's extent, or, for an item's metadata, have it recomputed from the parent's ready
+ * items once the run's rows are written. Those commute with everything else a run may do to a parent
+ * row: a run moves, deletes or un-readies no item, so the recompute sees the items event order leaves.
+ */
+export function portalObjectFootprint(recorded: RecordedEvent): Footprint | null {
+  const event = asPortalObjectEvent(recorded);
+  if (!event) return {};
+  switch (event.type) {
+    case 'CatalogCreated':
+    case 'CollectionCreated':
+    case 'ItemUploadStarted':
+    case 'ItemRegistered': {
+      const { id, parentId, orgId, title } = event.data;
+      return {
+        changes: [row(id)],
+        // The sibling group of the unique slug index: the parent, at root level the organization.
+        slug: { group: parentId ?? orgId ?? 'none', base: slugify(title) },
+      };
+    }
+    case 'PortalObjectUpdated':
+      // A title takes a slug. An item's metadata has its parent's extent recomputed over the parent's
+      // ready items after the run's other statements (run-updates.ts), which gives what event order gives.
+      return event.data.changes.title === undefined ? { changes: [row(event.data.id)] } : null;
+    case 'UploadCompletionRequested':
+    case 'UploadCompleted':
+    case 'UploadFailed':
+    case 'UploadAborted':
+    case 'UploadExpired':
+      return { changes: [row(event.data.id)] };
+    case 'AssetAttached':
+      return { changes: [row(event.data.id), `assets:${event.data.asset.id}`] };
+    case 'PortalObjectMoved':
+    case 'PortalObjectDeleted':
+    case 'VisibilityChanged':
+    case 'ObjectShared':
+    case 'ObjectUnshared':
+      return null;
+    default:
+      return exhausted(event);
+  }
+}
+
+function exhausted(event: never): never {
+  throw new Error(`unhandled portal object event ${JSON.stringify(event)}`);
+}
