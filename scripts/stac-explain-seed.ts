@@ -13,7 +13,7 @@ const schemaSql = readFileSync(
 );
 /** The readers' indexes (the STAC ones among them), built once the items are in, as a lean rebuild does. */
 const readerIndexesSql = readFileSync(
-  new URL('../apps/projector/src/read-models/portal-objects/reader-indexes.sql', import.meta.url),
+  new URL('../libs/read-models/portal-objects/src/reader-indexes.sql', import.meta.url),
   'utf8',
 );
 export const collectionId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
