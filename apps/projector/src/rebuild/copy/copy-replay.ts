@@ -1,0 +1,134 @@
+import { START, type EventStore, type Position } from '@portal/domain';
+import { inTransaction, withClient, type Logger, type Pool } from '@portal/platform';
+import { quoteIdentifier } from '../../sql-identifier.js';
+import { replayUntil } from '../replay.js';
+import { auditColumns, auditRow } from './audit-fold.js';
+import type { CopyValue } from './copy-text.js';
+import { FoldProgress } from './fold-progress.js';
+import { IdentityFold } from './identity-fold.js';
+import { PortalFold } from './portal-fold.js';
+import {
+  assetColumns,
+  assetValues,
+  objectColumns,
+  objectValues,
+  uploadColumns,
+  uploadValues,
+} from './portal-tables.js';
+import { copyRows } from './table-copy.js';
+
+/** Events read per page of the event store while folding. */
+export const COPY_REPLAY_PAGE_SIZE = 10_000;
+
+export interface CopyReplayOptions {
+  readonly pool: Pool;
+  readonly store: EventStore;
+  /** The fresh (lean) schema to fill; its tables are empty. */
+  readonly schema: string;
+  /** The projection whose checkpoint row is moved to the last folded event. */
+  readonly projectionName: string;
+  readonly until: Position;
+  /** Events the operator skipped: passed over, as the SQL path passes them over. */
+  readonly passOver?: ReadonlySet<string>;
+  readonly pageSize?: number;
+  readonly log: Logger;
+  /** Told after each folded page. */
+  readonly onPage?: (events: number, position: Position) => void;
+}
+
+export interface CopyReplayResult {
+  readonly position: Position;
+  readonly events: number;
+  /** Where the time went: folding (with the audit rows copied as they come), then the other tables. */
+  readonly phasesMs: { readonly fold: number; readonly write: number };
+}
+
+/**
+ * Folds every event up to `until` in memory and writes each table of the fresh schema once, by COPY:
+ * the audit rows page by page as they are made (they never change), the rest (objects, uploads,
+ * assets, identity) once the head is reached, then the footprints (PostGIS) and the checkpoint.
+ * Throws `UnfoldableHistoryError` for an event the fold cannot reproduce; the schema is then partly
+ * filled and must be dropped.
+ */
+export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplayResult> {
+  const { pool, schema, log } = options;
+  const portal = new PortalFold();
+  const identity = new IdentityFold();
+  const progress = new FoldProgress(log, options.until);
+  const startedAt = performance.now();
+  const replayed = await withClient(pool, async (client) => {
+    // The audit rows of a page go out while the next page is folded; one COPY at a time on this client.
+    let writing: Promise<unknown> = Promise.resolve();
+    const audit: { failure: Error | null } = { failure: null };
+    let events = 0;
+    const result = await replayUntil(
+      options.store,
+      { after: START, until: options.until, batchSize: options.pageSize ?? COPY_REPLAY_PAGE_SIZE },
+      async (batch) => {
+        const rows: CopyValue[][] = [];
+        for (const recorded of batch) {
+          if (options.passOver?.has(recorded.id) === true) continue;
+          portal.apply(recorded);
+          identity.apply(recorded);
+          const row = auditRow(recorded, portal.objects, (object) => portal.pathOf(object));
+          if (row) rows.push(row);
+        }
+        await writing;
+        if (audit.failure !== null) throw audit.failure;
+        writing = copyRows(client, { schema, table: 'audit_events', columns: auditColumns }, rows).catch(
+          (error: unknown) => {
+            audit.failure = error instanceof Error ? error : new Error(String(error));
+          },
+        );
+        events += batch.length;
+        const position = (batch.at(-1) as (typeof batch)[number]).position;
+        progress.paged(events, position);
+        options.onPage?.(events, position);
+        return position;
+      },
+    );
+    await writing;
+    if (audit.failure !== null) throw audit.failure;
+    return result;
+  });
+  portal.finish();
+  const foldedAt = performance.now();
+  log.info(
+    { events: replayed.events, objects: portal.objects.size },
+    'rebuild: history folded; copying the tables',
+  );
+  await inTransaction(pool, async (client) => {
+    const into = (table: string, columns: readonly string[]) => ({ schema, table, columns });
+    await copyRows(
+      client,
+      into('portal_objects', objectColumns),
+      mapped(portal.objects.values(), objectValues),
+    );
+    await copyRows(client, into('uploads', uploadColumns), mapped(portal.uploads.values(), uploadValues));
+    await copyRows(client, into('assets', assetColumns), mapped(portal.assets.values(), assetValues));
+    for (const { table, columns, rows } of identity.tables())
+      await copyRows(client, into(table, columns), rows);
+    await client.query(`SET LOCAL search_path TO ${quoteIdentifier(schema)}, public`);
+    // The footprint is PostGIS's reading of the geometry, else the bbox: what the SQL path's inserts and
+    // metadata updates compute with the same function. Catalogs and collections have neither.
+    await client.query(
+      `UPDATE portal_objects SET footprint = portal_footprint(geometry, bbox)
+        WHERE geometry IS NOT NULL OR bbox IS NOT NULL`,
+    );
+    await client.query(
+      `UPDATE projection_checkpoints SET commit_position = $2, prepare_position = $3, updated_at = now()
+        WHERE name = $1`,
+      [options.projectionName, replayed.position.commit.toString(), replayed.position.prepare.toString()],
+    );
+  });
+  const writtenAt = performance.now();
+  return {
+    position: replayed.position,
+    events: replayed.events,
+    phasesMs: { fold: Math.round(foldedAt - startedAt), write: Math.round(writtenAt - foldedAt) },
+  };
+}
+
+function* mapped<T>(rows: Iterable<T>, values: (row: T) => CopyValue[]): Generator<CopyValue[]> {
+  for (const row of rows) yield values(row);
+}
