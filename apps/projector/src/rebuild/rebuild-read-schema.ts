@@ -8,7 +8,7 @@ import type { Projection } from '../projection.js';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '../sql-identifier.js';
 import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
-import { copyReplay } from './copy/copy-replay.js';
+import { copyReplay, foldsProjection } from './copy/copy-replay.js';
 import { UnfoldableHistoryError } from './copy/unfoldable.js';
 import { applyReaderDdl, type ReaderDdlProgress } from './reader-ddl.js';
 import { replayUntil } from './replay.js';
@@ -43,7 +43,8 @@ export interface RebuildOptions {
   readonly indexBuildMemory?: string;
   /**
    * `copy` (the default) or `batches`. A copy replay needs a lean rebuild (its tables are written
-   * without the reader indexes and triggers): with `readerIndexes: 'before-replay'` it replays in batches.
+   * without the reader indexes and triggers) and the portal's read models, exactly (what the fold
+   * reproduces): otherwise it replays in batches.
    */
   readonly replay?: RebuildReplay;
   /** Events per page a copy replay folds at a time; `COPY_REPLAY_PAGE_SIZE` by default. */
@@ -237,7 +238,8 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   const { pool, store, projection, schema, log, onProgress } = options;
   const startedAt = performance.now();
   const lean = options.readerIndexes !== 'before-replay';
-  const byCopy = lean && (options.replay ?? 'copy') === 'copy';
+  // The fold reproduces the portal's read models only; any other projection replays in batches.
+  const byCopy = lean && (options.replay ?? 'copy') === 'copy' && foldsProjection(projection);
   await ensureReadSchema(pool, { schema: names.fresh, projection, lean });
   log.info({ schema: names.fresh, lean, byCopy }, 'rebuild: replaying every event into a fresh schema');
   // Analyzed as it grows, so the prepared statements plan on statistics of its size.

@@ -1,5 +1,10 @@
 import { START, type EventStore, type Position } from '@portal/domain';
 import { inTransaction, withClient, type Logger, type Pool } from '@portal/platform';
+import type { Projection, ReadModel } from '../../projection.js';
+import { auditReadModel } from '../../read-models/audit/read-model.js';
+import { identityReadModel } from '../../read-models/identity/read-model.js';
+import { inventoryTotalsReadModel } from '../../read-models/inventory-totals/read-model.js';
+import { portalObjectsReadModel } from '../../read-models/portal-objects/read-model.js';
 import { quoteIdentifier } from '../../sql-identifier.js';
 import { replayUntil } from '../replay.js';
 import { auditColumns, auditRow } from './audit-fold.js';
@@ -16,6 +21,25 @@ import {
   uploadValues,
 } from './portal-tables.js';
 import { copyRows } from './table-copy.js';
+
+/**
+ * The read models the fold reproduces, all of them: a projection with any other (or without one of
+ * these, whose tables would be missing) replays in batches.
+ */
+const foldedReadModels: readonly ReadModel[] = [
+  portalObjectsReadModel,
+  inventoryTotalsReadModel,
+  identityReadModel,
+  auditReadModel,
+];
+
+/** Whether `projection` is the one the fold reproduces (the portal's: its read models and no other). */
+export function foldsProjection(projection: Projection): boolean {
+  return (
+    projection.readModels.length === foldedReadModels.length &&
+    foldedReadModels.every((readModel) => projection.readModels.includes(readModel))
+  );
+}
 
 /** Events read per page of the event store while folding. */
 export const COPY_REPLAY_PAGE_SIZE = 10_000;
