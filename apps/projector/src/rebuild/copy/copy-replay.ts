@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { START, type EventStore, type Position } from '@portal/domain';
 import { inTransaction, withClient, type Logger, type Pool } from '@portal/platform';
 import type { Projection, ReadModel } from '../../projection.js';
@@ -21,6 +22,7 @@ import {
   uploadValues,
 } from './portal-tables.js';
 import { copyRows } from './table-copy.js';
+import { UnfoldableHistoryError } from './unfoldable.js';
 
 /**
  * The read models the fold reproduces, all of them: a projection with any other (or without one of
@@ -41,6 +43,20 @@ export function foldsProjection(projection: Projection): boolean {
   );
 }
 
+/**
+ * What one folded object takes in memory, with its share of the uploads, assets and identity rows,
+ * rounded up (1.5–2 KB measured with the bench's objects; docs/projection.md, "Copy rebuilds").
+ */
+const bytesPerObject = 2560;
+
+/**
+ * The objects this process can fold: those that fit in 60 % of V8's heap at `bytesPerObject` (the rest
+ * is left to the pages being read and the audit rows being copied). A larger history replays in batches.
+ */
+export function foldableObjects(): number {
+  return Math.floor((getHeapStatistics().heap_size_limit * 0.6) / bytesPerObject);
+}
+
 /** Events read per page of the event store while folding. */
 export const COPY_REPLAY_PAGE_SIZE = 10_000;
 
@@ -55,6 +71,8 @@ export interface CopyReplayOptions {
   /** Events the operator skipped: passed over, as the SQL path passes them over. */
   readonly passOver?: ReadonlySet<string>;
   readonly pageSize?: number;
+  /** The most objects to fold before giving up to the SQL path; `foldableObjects()` by default. */
+  readonly objectLimit?: number;
   readonly log: Logger;
   /** Told after each folded page. */
   readonly onPage?: (events: number, position: Position) => void;
@@ -79,6 +97,7 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
   const portal = new PortalFold();
   const identity = new IdentityFold();
   const progress = new FoldProgress(log, options.until);
+  const objectLimit = options.objectLimit ?? foldableObjects();
   const startedAt = performance.now();
   const replayed = await withClient(pool, async (client) => {
     // The audit rows of a page go out while the next page is folded; one COPY at a time on this client.
@@ -104,6 +123,12 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
             audit.failure = error instanceof Error ? error : new Error(String(error));
           },
         );
+        if (portal.objects.size > objectLimit) {
+          throw new UnfoldableHistoryError(
+            (batch.at(-1) as (typeof batch)[number]).id,
+            `more than ${objectLimit} objects do not fit in this process's heap`,
+          );
+        }
         events += batch.length;
         const position = (batch.at(-1) as (typeof batch)[number]).position;
         progress.paged(events, position);
