@@ -104,39 +104,48 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
     let writing: Promise<unknown> = Promise.resolve();
     const audit: { failure: Error | null } = { failure: null };
     let events = 0;
-    const result = await replayUntil(
-      options.store,
-      { after: START, until: options.until, batchSize: options.pageSize ?? COPY_REPLAY_PAGE_SIZE },
-      async (batch) => {
-        const rows: CopyValue[][] = [];
-        for (const recorded of batch) {
-          if (options.passOver?.has(recorded.id) === true) continue;
-          portal.apply(recorded);
-          identity.apply(recorded);
-          const row = auditRow(recorded, portal.objects, (object) => portal.pathOf(object));
-          if (row) rows.push(row);
-        }
+    // A fold that gives up leaves no COPY running on the client it hands back to the pool.
+    const settled = async <T>(work: Promise<T>): Promise<T> => {
+      try {
+        return await work;
+      } finally {
         await writing;
-        if (audit.failure !== null) throw audit.failure;
-        writing = copyRows(client, { schema, table: 'audit_events', columns: auditColumns }, rows).catch(
-          (error: unknown) => {
-            audit.failure = error instanceof Error ? error : new Error(String(error));
-          },
-        );
-        if (portal.objects.size > objectLimit) {
-          throw new UnfoldableHistoryError(
-            (batch.at(-1) as (typeof batch)[number]).id,
-            `more than ${objectLimit} objects do not fit in this process's heap`,
+      }
+    };
+    const result = await settled(
+      replayUntil(
+        options.store,
+        { after: START, until: options.until, batchSize: options.pageSize ?? COPY_REPLAY_PAGE_SIZE },
+        async (batch) => {
+          const rows: CopyValue[][] = [];
+          for (const recorded of batch) {
+            if (options.passOver?.has(recorded.id) === true) continue;
+            portal.apply(recorded);
+            identity.apply(recorded);
+            const row = auditRow(recorded, portal.objects, (object) => portal.pathOf(object));
+            if (row) rows.push(row);
+          }
+          await writing;
+          if (audit.failure !== null) throw audit.failure;
+          writing = copyRows(client, { schema, table: 'audit_events', columns: auditColumns }, rows).catch(
+            (error: unknown) => {
+              audit.failure = error instanceof Error ? error : new Error(String(error));
+            },
           );
-        }
-        events += batch.length;
-        const position = (batch.at(-1) as (typeof batch)[number]).position;
-        progress.paged(events, position);
-        options.onPage?.(events, position);
-        return position;
-      },
+          if (portal.objects.size > objectLimit) {
+            throw new UnfoldableHistoryError(
+              (batch.at(-1) as (typeof batch)[number]).id,
+              `more than ${objectLimit} objects do not fit in this process's heap`,
+            );
+          }
+          events += batch.length;
+          const position = (batch.at(-1) as (typeof batch)[number]).position;
+          progress.paged(events, position);
+          options.onPage?.(events, position);
+          return position;
+        },
+      ),
     );
-    await writing;
     if (audit.failure !== null) throw audit.failure;
     return result;
   });
