@@ -121,7 +121,7 @@ const smokes: readonly Smoke[] = [
     script: 'bench/replay.ts',
     args: [
       ...['--events', '800', '--batch-sizes', '300', '--segment', '400'],
-      ...['--replay-modes', 'projector,rebuild-lean'],
+      ...['--replay-modes', 'projector,rebuild-lean,copy'],
     ],
     bench: 'replay',
     expected: {
@@ -130,6 +130,12 @@ const smokes: readonly Smoke[] = [
         { mode: 'projector', ...replayRun(300, 800), segmentRates: [rate, rate], phaseSeconds: null },
         {
           mode: 'rebuild-lean',
+          ...replayRun(300, 800),
+          segmentRates: [rate, rate],
+          phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
+        },
+        {
+          mode: 'copy',
           ...replayRun(300, 800),
           segmentRates: [rate, rate],
           phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },

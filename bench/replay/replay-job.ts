@@ -1,9 +1,10 @@
 /**
  * How a worker replays: `projector` runs the projector from START into a fresh read schema;
- * `rebuild-lean` and `rebuild-full` run the rebuild into it (a lean one builds the reader indexes after
- * the replay; a full one creates them before, as rebuilds did before lean ones).
+ * `rebuild-lean` and `rebuild-full` run the rebuild into it in batches (a lean one builds the reader
+ * indexes after the replay; a full one creates them before, as rebuilds did before lean ones); `copy`
+ * runs the rebuild that folds the history in memory and writes each table once by COPY (then lean).
  */
-export const replayModes = ['projector', 'rebuild-lean', 'rebuild-full'] as const;
+export const replayModes = ['projector', 'rebuild-lean', 'rebuild-full', 'copy'] as const;
 export type ReplayMode = (typeof replayModes)[number];
 
 /** What the replay parent hands its worker process (as JSON in `BENCH_REPLAY_JOB`), and gets back. */

@@ -20,7 +20,7 @@ export const replayOptionSpecs = {
   'replay-modes': {
     env: 'BENCH_REPLAY_MODES',
     default: 'projector',
-    help: 'what replays, per batch size in this order: projector, rebuild-lean, rebuild-full',
+    help: 'what replays, per batch size in this order: projector, rebuild-lean, rebuild-full, copy',
   },
   segment: { env: 'BENCH_REPLAY_SEGMENT', default: '100000', help: 'events per reported segment' },
   seed: { env: 'BENCH_REPLAY_SEED', default: '20261121', help: 'seed of the synthetic history' },

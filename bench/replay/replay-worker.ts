@@ -103,6 +103,9 @@ async function rebuild(): Promise<void> {
     log,
     stamp: REBUILD_STAMP,
     readerIndexes: job.mode === 'rebuild-full' ? 'before-replay' : 'after-replay',
+    replay: job.mode === 'copy' ? 'copy' : 'batches',
+    // A copy rebuild folds the history in pages of the batch size (its catch-up batches are as large).
+    copyPageSize: job.batchSize,
     onProgress: (progress) => {
       if (progress.phase === 'replaying') segmentsReached(progress.position);
     },

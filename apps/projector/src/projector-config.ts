@@ -2,6 +2,7 @@ import { READ_SCHEMA } from '@portal/read-model-core';
 import { ConfigError } from '@portal/platform';
 import { z } from 'zod';
 import { DEFAULT_INDEX_BUILD_MEMORY } from './rebuild/reader-ddl.js';
+import { rebuildReplays } from './rebuild/rebuild-replay.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './runner.js';
 
 const identifier = z
@@ -36,6 +37,11 @@ const projectorEnvSchema = z.object({
     .string()
     .regex(/^[1-9]\d{0,6}(kB|MB|GB)$/, 'a PostgreSQL memory size such as 256MB')
     .default(DEFAULT_INDEX_BUILD_MEMORY),
+  /**
+   * How a rebuild fills its fresh schema up to the head: `copy` folds the history in memory and writes
+   * each table once by COPY; `batches` applies it in ordinary batches (docs/projection.md).
+   */
+  PROJECTOR_REBUILD_MODE: z.enum(rebuildReplays).default('copy'),
 });
 
 export type ProjectorConfig = z.infer<typeof projectorEnvSchema>;

@@ -10,6 +10,7 @@ describe('loadProjectorConfig', () => {
       PROJECTOR_METRICS_PORT: 9465,
       PROJECTOR_RETRY_DELAYS_MS: [100, 400, 1600],
       PROJECTOR_REBUILD_INDEX_MEMORY: '256MB',
+      PROJECTOR_REBUILD_MODE: 'copy',
     });
   });
 

@@ -13,7 +13,8 @@ import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './s
 import { captureLogger } from './support/test-logger.js';
 
 // Set-based application (runs of sets between the events that go alone) must leave exactly the rows
-// event-by-event application leaves, whatever the batch size, and so must a (lean) rebuild. Histories are
+// event-by-event application leaves, whatever the batch size, and so must a (lean) rebuild, in batches
+// and by copy (the history folded in memory, each table written once). Histories are
 // random and valid: creates with colliding titles, renames, moves of subtrees, deletes, uploads and
 // their assets, visibility changes, shares, users and organizations. EQUIVALENCE_HISTORIES sets how
 // many (thousands for a long run); EQUIVALENCE_SEED replays the seed fast-check printed on a failure.
@@ -26,6 +27,7 @@ let pool: Pool;
 const reference = uniqueSchema('prj_eq_events');
 const bySets = setBatchSizes.map((size) => ({ size, schema: uniqueSchema(`prj_eq_sets${size}`) }));
 const rebuilt = uniqueSchema('prj_eq_rebuilt');
+const copied = uniqueSchema('prj_eq_copied');
 const logs = captureLogger('equivalence');
 
 beforeAll(async () => {
@@ -37,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await dropSchemas(pool, [reference, ...bySets.map(({ schema }) => schema), rebuilt]);
+  await dropSchemas(pool, [reference, ...bySets.map(({ schema }) => schema), rebuilt, copied]);
   await pool.end();
 });
 
@@ -82,7 +84,7 @@ const history = fc.record({
 
 describe('set-based application', () => {
   it(
-    'leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so does a rebuild',
+    'leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so do rebuilds in batches and by copy',
     async () => {
       await fc.assert(
         fc.asyncProperty(history, async ({ seed, length, rebuildBatchSize }) => {
@@ -103,19 +105,30 @@ describe('set-based application', () => {
             await applyInBatches(schema, events, size, 'runs');
             expect(await dumpReadSchema(pool, schema), `batch size ${size}`).toEqual(expected);
           }
-          await rebuildReadSchema({
+          const rebuild = {
             pool,
             store,
             projection: portalProjection,
-            schema: rebuilt,
             notifyChannel: uniqueSchema('prj_eq_channel'),
             batchSize: rebuildBatchSize,
             log: logs.logger,
             // Lean (the default, said here for the reader): replayed without the reader indexes and the
             // inventory totals' triggers, which then fill the totals from the replayed rows.
             readerIndexes: 'after-replay',
+          } as const;
+          const bySql = await rebuildReadSchema({ ...rebuild, schema: rebuilt, replay: 'batches' });
+          expect(bySql.replay).toBe('batches');
+          expect(await dumpReadSchema(pool, rebuilt), 'rebuild in batches').toEqual(expected);
+          // Folded in memory and copied, in pages of the same random size (the audit rows go page by page).
+          const byCopy = await rebuildReadSchema({
+            ...rebuild,
+            schema: copied,
+            replay: 'copy',
+            copyPageSize: rebuildBatchSize,
           });
-          expect(await dumpReadSchema(pool, rebuilt), 'rebuild').toEqual(expected);
+          // A history it could not fold would have gone the SQL way, and proved nothing of the fold.
+          expect(byCopy.replay).toBe('copy');
+          expect(await dumpReadSchema(pool, copied), 'rebuild by copy').toEqual(expected);
           // A run that failed would have been applied again event by event, and proved nothing.
           expect(logs.messages()).not.toContain(
             'a run of the batch failed; applying the batch again event by event',

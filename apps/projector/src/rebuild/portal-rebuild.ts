@@ -23,6 +23,7 @@ export function portalRebuildOptions(
     notifyChannel: PORTAL_PROJECTION_CHANNEL,
     batchSize: config.PROJECTOR_BATCH_SIZE,
     indexBuildMemory: projectorConfig.PROJECTOR_REBUILD_INDEX_MEMORY,
+    replay: projectorConfig.PROJECTOR_REBUILD_MODE,
     log,
   };
 }

@@ -8,8 +8,11 @@ import type { Projection } from '@portal/read-model-core';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '@portal/read-model-core';
 import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
+import { copyReplay, foldsProjection } from './copy/copy-replay.js';
+import { UnfoldableHistoryError } from './copy/unfoldable.js';
 import { applyReaderDdl, type ReaderDdlProgress } from './reader-ddl.js';
 import { replayUntil } from './replay.js';
+import type { RebuildReplay } from './rebuild-replay.js';
 
 export interface RebuildOptions {
   readonly pool: Pool;
@@ -38,6 +41,14 @@ export interface RebuildOptions {
   readonly readerIndexes?: 'after-replay' | 'before-replay';
   /** `maintenance_work_mem` while the reader indexes are built after the replay; `DEFAULT_INDEX_BUILD_MEMORY`. */
   readonly indexBuildMemory?: string;
+  /**
+   * `copy` (the default) or `batches`. A copy replay needs a lean rebuild (its tables are written
+   * without the reader indexes and triggers) and the portal's read models, exactly (what the fold
+   * reproduces): otherwise it replays in batches.
+   */
+  readonly replay?: RebuildReplay;
+  /** Events per page a copy replay folds at a time; `COPY_REPLAY_PAGE_SIZE` by default. */
+  readonly copyPageSize?: number;
 }
 
 export interface RebuildProgress {
@@ -58,6 +69,8 @@ export interface RebuildProgress {
 }
 
 export interface RebuildResult {
+  /** How the fresh schema was filled up to the head: `copy` unless asked otherwise or fallen back. */
+  readonly replay: RebuildReplay;
   readonly position: Position;
   readonly events: number;
   readonly durationMs: number;
@@ -139,41 +152,110 @@ async function skippedEvents(sql: Sql, options: RebuildOptions): Promise<{ passO
   return { passOver: await skippedEventIds(sql, source) };
 }
 
+/** The options of the batches that fill a fresh schema, as the runner's batches would apply them. */
+async function freshTarget(options: RebuildOptions, names: SchemaNames, statistics: ReadSchemaStatistics) {
+  return {
+    projection: options.projection,
+    schema: names.fresh,
+    // No notifications while filling: nobody reads this schema yet.
+    notifyChannel: null,
+    log: options.log,
+    customPlans: () => statistics.customPlans(),
+    ...(await skippedEvents(options.pool, options)),
+  };
+}
+
+interface Replayed {
+  readonly replay: RebuildReplay;
+  readonly events: number;
+  readonly position: Position;
+}
+
+/** Every event up to `until` into the fresh schema, in ordinary batches. */
+async function replayInBatches(
+  options: RebuildOptions,
+  names: SchemaNames,
+  statistics: ReadSchemaStatistics,
+  until: Position,
+  counted: { events: number },
+): Promise<Replayed> {
+  const target = await freshTarget(options, names, statistics);
+  const replayed = await replayUntil(
+    options.store,
+    { after: START, until, batchSize: options.batchSize },
+    async (batch, expected) => {
+      const position = appliedPosition(await applyBatch(options.pool, target, batch, expected));
+      await statistics.eventsApplied(batch.length);
+      counted.events += batch.length;
+      options.onProgress?.({ phase: 'replaying', events: counted.events, position, until });
+      return position;
+    },
+  );
+  return { replay: 'batches', ...replayed };
+}
+
+/**
+ * Every event up to `until` folded in memory and copied into the fresh schema; a history the fold
+ * cannot reproduce exactly goes the SQL way instead, whole, into the schema made again from scratch.
+ */
+async function replayByCopy(
+  options: RebuildOptions,
+  names: SchemaNames,
+  statistics: ReadSchemaStatistics,
+  until: Position,
+  counted: { events: number },
+): Promise<Replayed> {
+  const { pool, log, onProgress } = options;
+  try {
+    const skipped = await skippedEvents(pool, options);
+    const copied = await copyReplay({
+      pool,
+      store: options.store,
+      schema: names.fresh,
+      projectionName: options.projection.name,
+      until,
+      ...(skipped.passOver === undefined ? {} : { passOver: skipped.passOver }),
+      ...(options.copyPageSize === undefined ? {} : { pageSize: options.copyPageSize }),
+      log,
+      onPage: (events, position) => onProgress?.({ phase: 'replaying', events, position, until }),
+    });
+    log.info({ events: copied.events, phasesMs: copied.phasesMs }, 'rebuild: history copied');
+    return { replay: 'copy', events: copied.events, position: copied.position };
+  } catch (error) {
+    if (!(error instanceof UnfoldableHistoryError)) throw error;
+    log.warn(
+      { eventId: error.eventId, reason: error.message },
+      'rebuild: the history cannot be folded in memory; replaying it in batches instead',
+    );
+    await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.fresh)} CASCADE`);
+    await ensureReadSchema(pool, { schema: names.fresh, projection: options.projection, lean: true });
+    await statistics.analyzeIfNever();
+    return replayInBatches(options, names, statistics, until, counted);
+  }
+}
+
 async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise<RebuildResult> {
   const { pool, store, projection, schema, log, onProgress } = options;
   const startedAt = performance.now();
   const lean = options.readerIndexes !== 'before-replay';
+  // The fold reproduces the portal's read models only; any other projection replays in batches.
+  const byCopy = lean && (options.replay ?? 'copy') === 'copy' && foldsProjection(projection);
   await ensureReadSchema(pool, { schema: names.fresh, projection, lean });
-  log.info({ schema: names.fresh, lean }, 'rebuild: replaying every event into a fresh schema');
+  log.info({ schema: names.fresh, lean, byCopy }, 'rebuild: replaying every event into a fresh schema');
   // Analyzed as it grows, so the prepared statements plan on statistics of its size.
   const statistics = new ReadSchemaStatistics(pool, names.fresh, log);
   await statistics.analyzeIfNever();
-  // No notifications while filling: nobody reads this schema yet.
-  const target = {
-    projection,
-    schema: names.fresh,
-    notifyChannel: null,
-    log,
-    customPlans: () => statistics.customPlans(),
-    ...(await skippedEvents(pool, options)),
-  };
   const until = await store.headPosition();
-  let events = 0;
+  const counted = { events: 0 };
+  const replayed = byCopy
+    ? await replayByCopy(options, names, statistics, until, counted)
+    : await replayInBatches(options, names, statistics, until, counted);
+  const target = await freshTarget(options, names, statistics);
   const applyReplayed = async (batch: readonly RecordedEvent[], expected: Position): Promise<Position> => {
     const position = appliedPosition(await applyBatch(pool, target, batch, expected));
     await statistics.eventsApplied(batch.length);
-    events += batch.length;
     return position;
   };
-  const replayed = await replayUntil(
-    store,
-    { after: START, until, batchSize: options.batchSize },
-    async (batch, expected) => {
-      const position = await applyReplayed(batch, expected);
-      onProgress?.({ phase: 'replaying', events, position, until });
-      return position;
-    },
-  );
   const reached = { events: replayed.events, position: replayed.position, until };
   const replayedAt = performance.now();
   log.info(
@@ -218,6 +300,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   );
   if (swapped.replacedLive) await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(names.old)} CASCADE`);
   return {
+    replay: replayed.replay,
     position: swapped.position,
     events: replayed.events + caughtUp.events + swapped.events,
     durationMs: Math.round(performance.now() - startedAt),

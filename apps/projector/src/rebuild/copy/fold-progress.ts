@@ -1,0 +1,34 @@
+import { formatPosition, type Position } from '@portal/domain';
+import type { Logger } from '@portal/platform';
+
+const reportEveryMs = 5_000;
+
+/**
+ * An info line at most every few seconds while the history is folded: events so far, the rate since
+ * the start, and the time left at that rate (by the global part of the positions, as the admin
+ * console's bar measures it).
+ */
+export class FoldProgress {
+  private readonly startedAt = performance.now();
+  private lastReportAt = this.startedAt;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly until: Position,
+  ) {}
+
+  paged(events: number, position: Position): void {
+    const now = performance.now();
+    if (now - this.lastReportAt < reportEveryMs) return;
+    this.lastReportAt = now;
+    const seconds = (now - this.startedAt) / 1000;
+    const eventsPerSecond = Math.round(events / seconds);
+    const done = Number(position.prepare);
+    const total = Number(this.until.prepare);
+    const etaSeconds = done > 0 && total > done ? Math.round(((total - done) / done) * seconds) : 0;
+    this.log.info(
+      { events, eventsPerSecond, etaSeconds, position: formatPosition(position) },
+      'rebuild: folding the history in memory',
+    );
+  }
+}
