@@ -19,7 +19,11 @@ try {
   await pool.query('CREATE EXTENSION IF NOT EXISTS postgis');
   await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
   if (!config.EVENTSTORE_CONNECTION_STRING) await ensureEventStoreSchema(pool);
-  await ensureReadSchema(pool, { schema: 'read', projection: portalProjection });
+  const readSchema = await ensureReadSchema(pool, { schema: 'read', projection: portalProjection });
+  if (readSchema === 'outdated') {
+    // Needs the event store; the projector replaces it at start (docs/projection.md, "Read model versions").
+    logger.warn('the read schema was built at other read model versions: the projector rebuilds it at start');
+  }
   await ensureOperationsSchema(pool, { schema: 'projector' });
   await applySchema(pool, 'api', idempotencySchemaSql);
   await applySchema(pool, 'auth', authSchemaSql);
