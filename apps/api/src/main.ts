@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createEventStore, observeAppends } from '@portal/eventstore';
 import {
-  applySchema,
   createLogger,
   createMetricsRegistry,
   createPool,
@@ -16,17 +15,15 @@ import {
 import { S3ObjectStore, s3SettingsOf, UploadQueue } from '@portal/uploads';
 import { createApp } from './app.js';
 import { createApiPool } from './database-pool.js';
-import { authSchemaSql } from './auth/auth-schema.js';
 import { createAuthServices } from './auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from './events/change-feed-hub.js';
 import { changeFeedMetrics } from './events/change-feed-metrics.js';
 import { eventStoreCheck, postgresCheck, redisCheck, s3Check, uploadWorkerCheck } from './health/checks.js';
 import { requirePublicBaseUrl } from './http/base-url.js';
 import { answerClientError } from './http/client-error.js';
-import { idempotencySchemaSql } from './http/idempotency.js';
+import { migrateApiSchemas } from './migrations/api-migrations.js';
 import { ProjectionWaiter } from './projection/projection-waiter.js';
 import { projectionWaitMetrics } from './projection/projection-wait-metrics.js';
-import { webhookSchemaSql } from './webhooks/webhook-schema.js';
 import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
 const config = loadConfig();
@@ -45,9 +42,7 @@ const eventStore = observeAppends(
   }),
   metrics,
 );
-await applySchema(pool, 'api', idempotencySchemaSql);
-await applySchema(pool, 'auth', authSchemaSql);
-await applySchema(pool, 'webhooks', webhookSchemaSql);
+await migrateApiSchemas(pool);
 const webhookSecrets = webhookSecretBox(config, logger);
 await sealClearSecrets(pool, webhookSecrets, logger);
 const projection = new ProjectionWaiter(pool, config.DATABASE_URL, logger, projectionWaitMetrics(metrics));

@@ -15,9 +15,11 @@ import { ProjectionHaltedError } from './runner.js';
 import { openProjectorResources } from './resources.js';
 import { runProjector } from './run-projector.js';
 import { PORTAL_PROJECTION_CHANNEL, portalProjection } from './portal-projection.js';
-import { ensureOperationsSchema, ensureReadSchema } from './schemas.js';
+import { ensureOperationsSchema } from './schemas.js';
 import { loadProjectorConfig } from './projector-config.js';
 import { backfillAuditTrail } from './rebuild/audit-backfill.js';
+import { rebuildOutdatedReadSchema } from './rebuild/outdated-rebuild.js';
+import { portalRebuildOptions } from './rebuild/portal-rebuild.js';
 
 async function main(): Promise<number> {
   const config = loadConfig();
@@ -60,8 +62,9 @@ async function main(): Promise<number> {
   let backfill: Promise<unknown> = Promise.resolve();
   try {
     const schema = projectorConfig.PROJECTOR_READ_SCHEMA;
-    await ensureReadSchema(resources.pool, { schema, projection: portalProjection });
+    // First: a rebuild at start passes over the events the operator skipped, which are recorded there.
     await ensureOperationsSchema(resources.pool, { schema: projectorConfig.PROJECTOR_OPERATIONS_SCHEMA });
+    await rebuildOutdatedReadSchema(portalRebuildOptions(config, projectorConfig, resources, log));
     log.info({ schema, batchSize: config.PROJECTOR_BATCH_SIZE }, 'projector starting');
     // Beside the live projector, not before it: a rebuild swaps in under a running projector.
     backfill = backfillAuditTrail({

@@ -3,6 +3,7 @@ import { deadLettersDdl } from './dead-letters/dead-letters.js';
 import type { Projection, Sql } from '@portal/read-model-core';
 import { initCheckpoint, projectionCheckpointsDdl } from '@portal/read-model-core';
 import { quoteIdentifier } from '@portal/read-model-core';
+import { readSchemaIsCurrent, recordVersions, schemaIsFilled } from './read-model-versions.js';
 
 /**
  * Runs `setup` inside one transaction with `search_path` on `schema`, serialised by an advisory lock so
@@ -22,22 +23,42 @@ export function readerStatements(projection: Projection): string[] {
 }
 
 /**
- * Creates the read schema (normally `read`), every read model's tables and indexes and the projection's
- * checkpoint row. `lean` leaves out what only readers need (`readerStatements`): a rebuild's fresh schema
- * while it replays, which `applyReaderDdl` (rebuild/reader-ddl.ts) completes before it is swapped in.
+ * What `ensureReadSchema` found: no projection yet (`created`), one built at the code's read model versions
+ * (`current`, its DDL re-applied, which changes nothing), or one built at other versions, or before versions
+ * were recorded (`outdated`): left untouched, for a rebuild (`rebuildOutdatedReadSchema`) to replace.
+ */
+export type ReadSchemaState = 'created' | 'current' | 'outdated';
+
+/**
+ * Creates the read schema (normally `read`), every read model's tables and indexes, the versions they were
+ * built with and the projection's checkpoint row. `lean` leaves out what only readers need
+ * (`readerStatements`): a rebuild's fresh schema while it replays, which `applyReaderDdl`
+ * (rebuild/reader-ddl.ts) completes before it is swapped in. A schema holding a projection of other read
+ * model versions is not altered in place (the DDL names every column in its CREATE TABLE and would not add
+ * one to an existing table): it is reported `outdated`.
  */
 export async function ensureReadSchema(
   pool: Pool,
   options: { schema: string; projection: Projection; lean?: boolean },
-): Promise<void> {
+): Promise<ReadSchemaState> {
+  let state: ReadSchemaState = 'created';
   await inSchema(pool, options.schema, async (sql) => {
+    if (await schemaIsFilled(sql, options.schema)) {
+      if (!(await readSchemaIsCurrent(sql, options.schema, options.projection))) {
+        state = 'outdated';
+        return;
+      }
+      state = 'current';
+    }
     await sql.query(projectionCheckpointsDdl);
     for (const readModel of options.projection.readModels) await sql.query(readModel.ddl);
     if (options.lean !== true) {
       for (const statement of readerStatements(options.projection)) await sql.query(statement);
     }
+    await recordVersions(sql, options.projection);
     await initCheckpoint(sql, options.projection.name);
   });
+  return state;
 }
 
 /** Creates the operational schema (normally `projector`) with its dead-letter table. */

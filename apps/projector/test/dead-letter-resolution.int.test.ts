@@ -38,6 +38,7 @@ afterEach(async () => {
 function poisonousProjection(cured: Set<string>): Projection {
   const poisonous: ReadModel = {
     name: 'poisonous',
+    version: 1,
     ddl: 'SELECT 1',
     apply(_sql, event: RecordedEvent) {
       const title = (event.data as { title?: string }).title ?? '';

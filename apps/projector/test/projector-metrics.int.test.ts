@@ -91,6 +91,7 @@ describe('projector metrics', () => {
   it('report a halt on a dead letter, also from an instance that starts after it', async () => {
     const poisonous: ReadModel = {
       name: 'poisonous',
+      version: 1,
       ddl: 'SELECT 1',
       apply: (_sql, event: RecordedEvent) =>
         (event.data as { title?: string }).title === 'poison'

@@ -140,6 +140,7 @@ describe('rebuild', () => {
     await waitUntilHeadPasses(fixture);
     const failing: ReadModel = {
       name: 'failing',
+      version: 1,
       ddl: 'SELECT 1',
       apply: (_sql, event) =>
         (event.data as { title?: string }).title === 'poison'

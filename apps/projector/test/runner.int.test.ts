@@ -100,6 +100,7 @@ describe('projection runner', () => {
     let poisonAttempts = 0;
     const poisonous: ReadModel = {
       name: 'poisonous',
+      version: 1,
       ddl: 'SELECT 1',
       apply(_sql, event: RecordedEvent) {
         if ((event.data as { title?: string }).title !== 'poison') return Promise.resolve();
@@ -158,6 +159,7 @@ describe('projection runner', () => {
     const isPoison = (event: RecordedEvent): boolean => (event.data as { title?: string }).title === 'poison';
     const poisonous: ReadModel = {
       name: 'poisonous',
+      version: 1,
       ddl: 'SELECT 1',
       apply: (_sql, event) =>
         isPoison(event) ? Promise.reject(new Error('cannot digest this')) : Promise.resolve(),

@@ -3,6 +3,7 @@ export { createLogger, type Logger } from './logger.js';
 export { createPool, inTransaction, withClient, type Pool, type PoolClient } from './database.js';
 export { uploadWorkerHeartbeatKey, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema, withSchemaLock } from './ddl.js';
+export { runMigrations, type Migration, type MigrationTarget } from './migrations.js';
 export { isConnectionError, isInvalidDataError } from './database-errors.js';
 export {
   checkOutboundUrl,

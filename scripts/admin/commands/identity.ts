@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandHandling } from '@portal/commands';
 import { describeZodError, emailSchema, organizationSlugSchema } from '@portal/contracts';
 import { isUuid, organizationStreamId, userStreamId } from '@portal/domain';
-import { applySchema } from '@portal/platform';
-import { authSchemaSql } from '../../../apps/api/src/auth/auth-schema.js';
+import { migrateApiSchemas } from '../../../apps/api/src/migrations/api-migrations.js';
 import { findCredentialsByEmail } from '../../../apps/api/src/auth/credential-store.js';
 import { organizationIdOfSlug } from '../../../apps/api/src/auth/organization-slugs.js';
 import type { AdminContext } from '../cli/command.js';
@@ -19,7 +18,7 @@ export async function commandHandling(context: AdminContext): Promise<CommandHan
 
 /** The API's `auth` schema as this release has it (a column the console reads may be new). */
 export async function authSchemaReady(context: AdminContext): Promise<void> {
-  await applySchema(context.resources.pool, 'auth', authSchemaSql);
+  await migrateApiSchemas(context.resources.pool);
 }
 
 export interface KnownUser {

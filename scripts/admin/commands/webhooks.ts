@@ -1,7 +1,6 @@
 import { formatPosition, isUuid } from '@portal/domain';
-import { applySchema } from '@portal/platform';
 import { recordWebhookEnabled } from '../../../apps/api/src/webhooks/enable-webhook.js';
-import { webhookSchemaSql } from '../../../apps/api/src/webhooks/webhook-schema.js';
+import { migrateApiSchemas } from '../../../apps/api/src/migrations/api-migrations.js';
 import {
   findWebhookOfAnyOrganization,
   listWebhooksOfAnyOrganization,
@@ -43,7 +42,7 @@ function webhookJson(record: WebhookRecord) {
 }
 
 async function webhookSchemaReady(context: AdminContext): Promise<void> {
-  await applySchema(context.resources.pool, 'webhooks', webhookSchemaSql);
+  await migrateApiSchemas(context.resources.pool);
 }
 
 export const webhooksListCommand = defineCommand({

@@ -1,7 +1,7 @@
 /**
  * The API's own `auth` schema: what must never enter an event (password hashes, digests of session ids
  * and API keys) and the uniqueness the event store cannot give (one account per email, one organization
- * per slug). Applied at boot and by `scripts/migrate.ts`; idempotent.
+ * per slug). Migration 1 of `api-migrations.ts`; a change is a new migration there.
  */
 export const authSchemaSql = `
 CREATE SCHEMA IF NOT EXISTS auth;

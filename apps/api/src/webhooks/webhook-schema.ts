@@ -2,7 +2,8 @@
  * The `webhooks` schema (docs/webhooks.md). The API writes `endpoints` (registration, removal, enable);
  * the delivery worker (apps/upload-worker/src/webhooks) reads them, counts failures and disables an
  * endpoint, records every attempt in `deliveries` and keeps its place in `read.audit_events` in
- * `dispatch_cursor`. Applied by the API at boot and by `scripts/migrate.ts`; idempotent.
+ * `dispatch_cursor`. Migration 1 of
+ * `apps/api/src/migrations/api-migrations.ts`; a change is a new migration there.
  */
 export const webhookSchemaSql = `
 CREATE SCHEMA IF NOT EXISTS webhooks;

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { observeAppends } from '@portal/eventstore';
 import {
-  applySchema,
   createMetricsRegistry,
   loadConfig,
   SecretBox,
@@ -20,11 +19,9 @@ import {
   type OpenedDependencies,
 } from '../../../upload-worker/src/worker-dependencies.js';
 import { createApp } from '../../src/app.js';
-import { authSchemaSql } from '../../src/auth/auth-schema.js';
+import { migrateApiSchemas } from '../../src/migrations/api-migrations.js';
 import { createAuthServices } from '../../src/auth/auth-services.js';
 import { ChangeFeedHub, changeFeedSettingsOf } from '../../src/events/change-feed-hub.js';
-import { idempotencySchemaSql } from '../../src/http/idempotency.js';
-import { webhookSchemaSql } from '../../src/webhooks/webhook-schema.js';
 import { usePostgresEventStore } from './event-store.js';
 import { useProjector } from './projector.js';
 
@@ -57,9 +54,7 @@ export function useInProcessService(
   let uploadQueue: UploadQueue | undefined;
 
   beforeAll(async () => {
-    await applySchema(database.pool, 'api', idempotencySchemaSql);
-    await applySchema(database.pool, 'auth', authSchemaSql);
-    await applySchema(database.pool, 'webhooks', webhookSchemaSql);
+    await migrateApiSchemas(database.pool);
     const loaded = loadConfig({
       ...process.env,
       NODE_ENV: 'test',

@@ -1,6 +1,6 @@
 import { formatPosition, START, type EventStore, type Position, type RecordedEvent } from '@portal/domain';
 import { inTransaction, withClient, type Logger, type Pool, type PoolClient } from '@portal/platform';
-import { advisoryLockKey } from '../advisory-lock-key.js';
+import { advisoryLockKey, type AdvisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
 import { skippedEventIds } from '../dead-letters/dead-letter-queries.js';
 import type { Sql } from '@portal/read-model-core';
@@ -49,6 +49,11 @@ export interface RebuildOptions {
   readonly replay?: RebuildReplay;
   /** Events per page a copy replay folds at a time; `COPY_REPLAY_PAGE_SIZE` by default. */
   readonly copyPageSize?: number;
+  /**
+   * Asked once this rebuild holds the schema's rebuild lock: `false` ends it there, rejecting with
+   * `RebuildNotNeededError` (another process's rebuild, finished just before, already did what was asked).
+   */
+  readonly stillNeeded?: () => Promise<boolean>;
 }
 
 export interface RebuildProgress {
@@ -83,6 +88,14 @@ export interface RebuildResult {
   };
 }
 
+/** `RebuildOptions.stillNeeded` said no once the lock was taken: nothing was rebuilt. */
+export class RebuildNotNeededError extends Error {
+  override readonly name = 'RebuildNotNeededError';
+  constructor(schema: string) {
+    super(`the rebuild of schema ${schema} is no longer needed`);
+  }
+}
+
 /** Another rebuild of the same schema holds its lock: one at a time. */
 export class RebuildInProgressError extends Error {
   override readonly name = 'RebuildInProgressError';
@@ -94,6 +107,11 @@ export class RebuildInProgressError extends Error {
 interface SchemaNames {
   readonly fresh: string;
   readonly old: string;
+}
+
+/** The advisory lock one rebuild of `schema` holds while it runs. */
+export function rebuildLockKey(projection: Projection, schema: string): AdvisoryLockKey {
+  return advisoryLockKey(`rebuild:${projection.name}:${schema}`);
 }
 
 function appliedPosition(outcome: BatchOutcome): Position {
@@ -125,7 +143,7 @@ export async function rebuildReadSchema(options: RebuildOptions): Promise<Rebuil
   const { pool, schema } = options;
   const stamp = options.stamp ?? String(Date.now());
   const names: SchemaNames = { fresh: `${schema}_rebuild_${stamp}`, old: `${schema}_old_${stamp}` };
-  const key = advisoryLockKey(`rebuild:${options.projection.name}:${schema}`);
+  const key = rebuildLockKey(options.projection, schema);
   return withClient(pool, async (guard) => {
     const locked = await guard.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
       key.namespace,
@@ -133,6 +151,7 @@ export async function rebuildReadSchema(options: RebuildOptions): Promise<Rebuil
     ]);
     if (locked.rows[0]?.locked !== true) throw new RebuildInProgressError(schema);
     try {
+      if (options.stillNeeded && !(await options.stillNeeded())) throw new RebuildNotNeededError(schema);
       return await rebuildInto(options, names);
     } catch (error) {
       await pool

@@ -33,7 +33,7 @@ export async function dumpReadSchema(pool: Pool, schema: string): Promise<Record
 /** Empties every read-model table of `schema` and puts its checkpoint back at the start. */
 export async function resetReadSchema(pool: Pool, schema: string): Promise<void> {
   const tables = await pool.query<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'projection_checkpoints'`,
+    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename NOT IN ('projection_checkpoints', 'read_model_versions')`,
     [schema],
   );
   const names = tables.rows.map(({ tablename }) => `"${schema}"."${tablename}"`).join(', ');

@@ -34,6 +34,7 @@ const insertAuditEvent = {
 /** `audit_events`: every event in order, with actor, organization and object (docs/audit.md). */
 export const auditReadModel: ReadModel = {
   name: 'audit',
+  version: 1,
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded) {

@@ -53,6 +53,12 @@ export interface SetHandler {
  */
 export interface ReadModel {
   readonly name: string;
+  /**
+   * Raised whenever `ddl` or `readerDdl` changes what a schema built with them holds (a column, a key, what
+   * a handler writes). A read schema records the versions it was built with; the projector rebuilds one
+   * whose record differs at start instead of altering it in place (docs/projection.md, "Read model versions").
+   */
+  readonly version: number;
   /** Tables, keys, functions, and the indexes the projector's statements use (run as one script). */
   readonly ddl: string;
   /**

@@ -8,6 +8,8 @@ import { applyIdentityRun, identityFootprint } from './identity-run.js';
 /** `users`, `organizations`, `org_members`, `org_invitations`: who is a member of what, with which role. */
 export const identityReadModel: ReadModel = {
   name: 'identity',
+  // 2: the columns added in place over time folded into the CREATE TABLE statements.
+  version: 2,
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded) {

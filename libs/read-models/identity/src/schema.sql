@@ -11,10 +11,10 @@ CREATE TABLE IF NOT EXISTS users (
   id uuid PRIMARY KEY,
   email text NOT NULL,
   name text NOT NULL,
-  created_at timestamptz NOT NULL
+  created_at timestamptz NOT NULL,
+  -- When the operator disabled the account (UserDisabled).
+  disabled_at timestamptz
 );
--- When the operator disabled the account (UserDisabled); added in place on an existing read schema.
-ALTER TABLE users ADD COLUMN IF NOT EXISTS disabled_at timestamptz;
 
 CREATE TABLE IF NOT EXISTS organizations (
   id uuid PRIMARY KEY,
@@ -49,10 +49,9 @@ CREATE TABLE IF NOT EXISTS org_invitations (
   created_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL,
   accepted_at timestamptz,
-  accepted_by uuid
+  accepted_by uuid,
+  -- Ended before acceptance (InvitationCancelled): by an admin, or because its sender was removed or
+  -- demoted.
+  cancelled_at timestamptz,
+  cancel_reason text CHECK (cancel_reason IN ('cancelled', 'inviter-removed', 'inviter-demoted'))
 );
--- Ended before acceptance (InvitationCancelled): by an admin, or because its sender was removed or
--- demoted. Added with ADD COLUMN IF NOT EXISTS so an existing read schema gains them in place.
-ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancelled_at timestamptz;
-ALTER TABLE org_invitations ADD COLUMN IF NOT EXISTS cancel_reason text
-  CHECK (cancel_reason IN ('cancelled', 'inviter-removed', 'inviter-demoted'));

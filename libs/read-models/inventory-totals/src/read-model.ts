@@ -10,6 +10,7 @@ import { sqlFileStatements } from '@portal/read-model-core';
  */
 export const inventoryTotalsReadModel: ReadModel = {
   name: 'inventory-totals',
+  version: 1,
   ddl: readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
   readerDdl: sqlFileStatements(new URL('./triggers.sql', import.meta.url)),
   apply: () => Promise.resolve(),

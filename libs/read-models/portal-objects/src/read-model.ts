@@ -13,6 +13,8 @@ import { statementFunctionDdl } from './statement-function.js';
 /** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
   name: 'portal-objects',
+  // 2: the columns added in place over time folded into the CREATE TABLE statement.
+  version: 2,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
   ddl: [
     readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),

@@ -25,16 +25,46 @@ CREATE TABLE IF NOT EXISTS portal_objects (
   version bigint NOT NULL,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
-  deleted_at timestamptz
+  deleted_at timestamptz,
+  -- Items: upload lifecycle and metadata.
+  status_message text,
+  geometry jsonb,
+  -- The footprint as PostGIS (from the geometry, else the bbox) for spatial queries (`portal_footprint`).
+  footprint geometry(Geometry, 4326),
+  datetime timestamptz,
+  start_datetime timestamptz,
+  end_datetime timestamptz,
+  properties jsonb,
+  -- An item's assets registered by href (docs/stac.md): the domain's list as it stands, `[]` for none.
+  href_assets jsonb NOT NULL DEFAULT '[]',
+  -- A collection's extent computed from the ready items directly below it (used when `extent` is NULL).
+  items_bbox double precision[],
+  items_start timestamptz,
+  items_end timestamptz,
+  -- Bytes of the item's assets, beside its kind and status, so totals over any filter (a wide parent's
+  -- children, a text search) are one scan of one index instead of a join with every asset.
+  asset_bytes bigint NOT NULL DEFAULT 0,
+  -- Access (identity, docs/identity.md). Objects created before identity existed are public, with no
+  -- organization and no creator.
+  -- The object's own visibility, and the narrowest along the path from the root level down to it.
+  visibility text NOT NULL DEFAULT 'public',
+  effective_visibility text NOT NULL DEFAULT 'public',
+  created_by uuid,
+  -- The object's own shares: [{principal: {type, id}, permission}], in the order given.
+  shares jsonb NOT NULL DEFAULT '[]',
+  -- Principals given read (`user:<id>`, `member:<org>`) and edit (`user:<id>`, `editor:<org>`) rights by
+  -- the shares on the object AND all its ancestors: what its descendants inherit. Sorted, distinct.
+  share_readers text[] NOT NULL DEFAULT '{}',
+  share_editors text[] NOT NULL DEFAULT '{}',
+  -- Who may read the object (`grantsOf(path).read` of libs/domain/src/access/principals.ts): the API shows
+  -- a row when this overlaps the caller's principals (`read_principals && $principals`). Sorted, distinct.
+  read_principals text[] NOT NULL DEFAULT '{public}'
 );
 
 -- Slugs are unique among live siblings. Root-level objects are siblings within their organization only:
 -- a slug taken in another organization must never turn a title into `-2`, which would tell that an object
 -- the caller cannot see exists there. Below a parent every sibling belongs to the parent's organization
 -- already. Objects created before identity (no organization) are siblings of one another at root level.
--- This replaces `portal_objects_sibling_slug` (keyed on the parent alone) in an existing read schema; the
--- new key is weaker, so building it cannot fail on existing rows. A rebuild creates it fresh.
-DROP INDEX IF EXISTS portal_objects_sibling_slug;
 CREATE UNIQUE INDEX IF NOT EXISTS portal_objects_sibling_slug_in_org
   ON portal_objects (COALESCE(parent_id, org_id, '00000000-0000-0000-0000-000000000000'::uuid), slug)
   WHERE deleted_at IS NULL;
@@ -46,12 +76,6 @@ CREATE INDEX IF NOT EXISTS portal_objects_parent ON portal_objects (parent_id, k
 -- (scanned whole by every search) would make them slower the more objects were created recently.
 CREATE INDEX IF NOT EXISTS portal_objects_ancestors ON portal_objects USING gin (ancestor_ids) WITH (fastupdate = off);
 
--- Items (upload lifecycle and metadata). Added with ADD COLUMN IF NOT EXISTS so an existing read schema
--- gains them on the next start; a rebuild creates them fresh.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS status_message text;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS geometry jsonb;
--- The footprint as PostGIS (from the geometry, else the bbox) for spatial queries.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS footprint geometry(Geometry, 4326);
 -- The footprint of an item's geometry (GeoJSON), else of its bbox [west, south, east, north] (split in two
 -- at the antimeridian when west > east), else NULL. Never raises: the projector calls it inside its batch,
 -- and a geometry PostGIS cannot read must not halt the projection. The exception block starts a
@@ -80,16 +104,6 @@ BEGIN
   END;
 END
 $$;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS datetime timestamptz;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS start_datetime timestamptz;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS end_datetime timestamptz;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS properties jsonb;
--- An item's assets registered by href (docs/stac.md): the domain's list as it stands, `[]` for none.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS href_assets jsonb NOT NULL DEFAULT '[]';
--- A collection's extent computed from the ready items directly below it (used when `extent` is NULL).
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_bbox double precision[];
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_start timestamptz;
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS items_end timestamptz;
 
 -- The multipart upload behind each item: one row per item, kept after it ends for `GET .../upload`.
 CREATE TABLE IF NOT EXISTS uploads (
@@ -127,21 +141,6 @@ CREATE TABLE IF NOT EXISTS assets (
   created_at timestamptz NOT NULL
 );
 
--- Bytes of the item's assets, beside its kind and status, so totals over any filter (a wide parent's
--- children, a text search) are one scan of one index instead of a join with every asset. Filled from
--- the assets when the column arrives in an existing read schema.
-DO $$
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM information_schema.columns
-                  WHERE table_schema = current_schema() AND table_name = 'portal_objects'
-                    AND column_name = 'asset_bytes') THEN
-    ALTER TABLE portal_objects ADD COLUMN asset_bytes bigint NOT NULL DEFAULT 0;
-    UPDATE portal_objects o SET asset_bytes = s.bytes
-      FROM (SELECT item_id, sum(size_bytes) AS bytes FROM assets GROUP BY item_id) s
-     WHERE o.id = s.item_id;
-  END IF;
-END $$;
-
 -- The inventory's `q` (a substring of the title or description, any case) is found through trigram matching
 -- (the index is in reader-indexes.sql; the extension is created here, where the schema's setup holds the lock).
 -- pg_trgm is a trusted extension; it goes to `public` (never to this schema, which a rebuild renames and
@@ -149,21 +148,6 @@ END $$;
 SELECT pg_advisory_xact_lock(hashtext('extension:pg_trgm'));
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 
--- Access (identity, docs/identity.md). Added with ADD COLUMN IF NOT EXISTS so an existing read schema
--- gains them; its rows were created before identity existed: public, no organization, no creator.
--- The object's own visibility, and the narrowest along the path from the root level down to it.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS visibility text NOT NULL DEFAULT 'public';
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS effective_visibility text NOT NULL DEFAULT 'public';
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS created_by uuid;
--- The object's own shares: [{principal: {type, id}, permission}], in the order given.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS shares jsonb NOT NULL DEFAULT '[]';
--- Principals given read (`user:<id>`, `member:<org>`) and edit (`user:<id>`, `editor:<org>`) rights by the
--- shares on the object AND all its ancestors: what its descendants inherit. Sorted, distinct.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS share_readers text[] NOT NULL DEFAULT '{}';
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS share_editors text[] NOT NULL DEFAULT '{}';
--- Who may read the object (`grantsOf(path).read` of libs/domain/src/access/principals.ts): the API shows a
--- row when this overlaps the caller's principals (`read_principals && $principals`). Sorted, distinct.
-ALTER TABLE portal_objects ADD COLUMN IF NOT EXISTS read_principals text[] NOT NULL DEFAULT '{public}';
 -- The narrower of two visibilities (`narrowerVisibility` of libs/domain/src/access/roles.ts).
 CREATE OR REPLACE FUNCTION portal_narrower_visibility(a text, b text)
 RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -15,6 +15,7 @@ import type { Projection } from '@portal/read-model-core';
 import { rebuildReadSchema } from '../../../src/rebuild/rebuild-read-schema.js';
 import { ensureReadSchema } from '../../../src/schemas.js';
 import { auditTrailIncomplete, backfillAuditTrail } from '../../../src/rebuild/audit-backfill.js';
+import { rebuildOutdatedReadSchema } from '../../../src/rebuild/outdated-rebuild.js';
 import { auditReadModel } from '@portal/read-model-audit';
 
 let fixture: ProjectorFixture;
@@ -27,7 +28,7 @@ const beforeAudit: Projection = {
 };
 
 beforeEach(async () => {
-  fixture = await openFixture('audit-rebuild', beforeAudit);
+  fixture = await openFixture('audit-rebuild');
 });
 
 afterEach(async () => {
@@ -99,24 +100,51 @@ describe('audit_events through the projector and a rebuild', () => {
     expect(orgs.has(null)).toBe(false);
   });
 
-  it('fills the trail of a deployment from before the audit read model, once, at start-up', async () => {
+  it('fills the trail of a deployment from before the audit read model at start-up, by a rebuild', async () => {
     const log = captureLogger('audit-backfill').logger;
     // An existing deployment: its projector, without the audit model, has applied 150 events.
+    await dropSchemas(fixture.pool, [fixture.readSchema]);
+    await ensureReadSchema(fixture.pool, { schema: fixture.readSchema, projection: beforeAudit });
     await appendScenario(5151, 150);
     const old = startProjector(fixture, { projection: beforeAudit });
     await waitUntilCaughtUp(fixture);
     await old.stop();
 
-    // The release with the audit model: the table appears, empty, and the projector follows on from its
-    // checkpoint while the backfill runs beside it.
-    await ensureReadSchema(fixture.pool, { schema: fixture.readSchema, projection: portalProjection });
-    const options = { schema: fixture.readSchema, projection: portalProjection.name };
-    expect(await auditTrailIncomplete(fixture.pool, fixture.store, options)).toBe(true);
+    // The release with the audit model: the schema records no audit read model, so the start rebuilds it
+    // before following.
+    expect(
+      await ensureReadSchema(fixture.pool, { schema: fixture.readSchema, projection: portalProjection }),
+    ).toBe('outdated');
+    expect(await rebuildOutdatedReadSchema({ ...rebuildOptions(fixture.readSchema), log })).toBe('rebuilt');
     const live = startProjector(fixture);
     await appendScenario(6262, 50);
+    await waitUntilCaughtUp(fixture);
+    await live.stop();
+
+    const events = await storedEvents();
+    expect((await auditRows(fixture.readSchema)).map((row) => row.event_id)).toEqual(
+      events.map((event) => event.id),
+    );
+    const options = { schema: fixture.readSchema, projection: portalProjection.name };
+    expect(await auditTrailIncomplete(fixture.pool, fixture.store, options)).toBe(false);
+    expect(await backfillAuditTrail({ ...rebuildOptions(fixture.readSchema), log })).toBe('complete');
+  });
+
+  it('rebuilds, beside the live projector, a trail that misses the history before it', async () => {
+    const log = captureLogger('audit-backfill').logger;
+    await appendScenario(5151, 100);
+    const first = startProjector(fixture);
+    await waitUntilCaughtUp(fixture);
+    await first.stop();
+    // A trail begun after events were projected.
+    await fixture.pool.query(`DELETE FROM "${fixture.readSchema}".audit_events`);
+    const options = { schema: fixture.readSchema, projection: portalProjection.name };
+    expect(await auditTrailIncomplete(fixture.pool, fixture.store, options)).toBe(true);
+
+    const live = startProjector(fixture);
+    await appendScenario(6262, 30);
     await waitUntilHeadPasses(fixture);
     expect(await backfillAuditTrail({ ...rebuildOptions(fixture.readSchema), log })).toBe('rebuilt');
-    await appendScenario(7373, 20);
     await waitUntilCaughtUp(fixture);
     await live.stop();
 
@@ -125,7 +153,6 @@ describe('audit_events through the projector and a rebuild', () => {
       events.map((event) => event.id),
     );
     expect(await auditTrailIncomplete(fixture.pool, fixture.store, options)).toBe(false);
-    expect(await backfillAuditTrail({ ...rebuildOptions(fixture.readSchema), log })).toBe('complete');
   });
 
   it('leaves a new deployment (nothing projected yet) and a complete trail alone', async () => {
