@@ -24,7 +24,11 @@ try {
   }
   await ensureOperationsSchema(pool, { schema: 'projector' });
   await migrateApiSchemas(pool);
-  logger.info('schemas are up to date');
+  logger.info(
+    readSchema === 'outdated'
+      ? 'event store, operations and API schemas are up to date; the read schema awaits its rebuild'
+      : 'schemas are up to date',
+  );
 } finally {
   await pool.end();
 }
