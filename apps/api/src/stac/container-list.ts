@@ -7,9 +7,10 @@ import {
   type ContainerScope,
   type SortedContainerRow,
 } from './container-query.js';
-import { containerListOf, decodeContainerToken, encodeContainerToken } from './container-token.js';
+import { containerListOf } from './container-token.js';
 import { parseLimitText } from './item-search-request.js';
 import type { ItemSort } from './item-sort.js';
+import { decodeKeysetToken, encodeKeysetToken } from './search-token.js';
 import { JSON_TYPE, type StacUrls } from './stac-links.js';
 
 /** What a page of `/collections` or of children lists, and how it was asked for. */
@@ -42,7 +43,7 @@ export async function containerListPage(
   const { sort, query } = request;
   const list = containerListOf(request.scope);
   const limit = parseLimitText(query.limit);
-  const cursor = query.token === undefined ? null : decodeContainerToken(list, sort, query.token);
+  const cursor = query.token === undefined ? null : decodeKeysetToken(list, sort, query.token);
   const page = await sortedContainers(
     pool,
     request.scope,
@@ -54,7 +55,7 @@ export async function containerListPage(
   const last = page.rows.at(-1);
   const link = (rel: 'prev' | 'next', row: SortedContainerRow): StacLink => ({
     rel,
-    href: withQuery(request.selfUrl, query, encodeContainerToken(list, sort, row.sort_keys, rel)),
+    href: withQuery(request.selfUrl, query, encodeKeysetToken(list, sort, row.sort_keys, rel)),
     type: JSON_TYPE,
   });
   return {

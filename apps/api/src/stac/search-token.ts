@@ -56,18 +56,29 @@ export interface ItemCursor {
 }
 
 /**
- * An item page's token: the sort it was issued under (its signature), an item's value of each sort key,
- * as text (NULL for a key the item has no value of), and `prev` for a page before that item (a `next`
- * token has no fourth element, as before prev links existed). Base64url JSON, opaque to clients.
+ * A sorted page's token: the list it continues (`items`, or a container list), the sort it was issued
+ * under (its signature), a row's value of each sort key, as text (NULL for a key the row has no value of),
+ * and `prev` for a page before that row (a `next` token has no fourth element, as before prev links
+ * existed). Base64url JSON, opaque to clients.
  */
-export function encodeItemToken(
+export function encodeKeysetToken(
+  list: string,
   sort: ItemSort,
   values: readonly (string | null)[],
   direction: ItemCursor['direction'] = 'next',
 ): string {
   const parts =
-    direction === 'next' ? ['items', sort.signature, values] : ['items', sort.signature, values, 'prev'];
+    direction === 'next' ? [list, sort.signature, values] : [list, sort.signature, values, 'prev'];
   return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+/** An item page's token (`encodeKeysetToken` of the `items` list). */
+export function encodeItemToken(
+  sort: ItemSort,
+  values: readonly (string | null)[],
+  direction: ItemCursor['direction'] = 'next',
+): string {
+  return encodeKeysetToken('items', sort, values, direction);
 }
 
 /** Longest key value a token carries (titles and property values are far shorter). */
@@ -106,17 +117,17 @@ export function validValue(key: SortKey, value: unknown): boolean {
 }
 
 /**
- * The key values of an item token, checked against the request's sort: a token of another list, of
- * another sort (its keys would continue a different order) or tampered with answers 400.
+ * The key values of a sorted page's token, checked against the request's list and sort: a token of
+ * another list, of another sort (its keys would continue a different order) or tampered with answers 400.
  */
-export function decodeItemToken(sort: ItemSort, token: string): ItemCursor {
+export function decodeKeysetToken(list: string, sort: ItemSort, token: string): ItemCursor {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(decoded) || decoded[0] !== 'items') throw invalid();
+  if (!Array.isArray(decoded) || decoded[0] !== list) throw invalid();
   const prev = decoded.length === 4 && decoded[3] === 'prev';
   if (decoded.length !== 3 && !prev) throw invalid();
   const [, signature, values] = decoded as [unknown, unknown, unknown];
@@ -126,4 +137,9 @@ export function decodeItemToken(sort: ItemSort, token: string): ItemCursor {
   if (!Array.isArray(values) || values.length !== sort.keys.length) throw invalid();
   if (!sort.keys.every((key, index) => validValue(key, values[index]))) throw invalid();
   return { keys: values as (string | null)[], direction: prev ? 'prev' : 'next' };
+}
+
+/** An item page's token read back (`decodeKeysetToken` of the `items` list). */
+export function decodeItemToken(sort: ItemSort, token: string): ItemCursor {
+  return decodeKeysetToken('items', sort, token);
 }
