@@ -1,9 +1,13 @@
 import { withSchemaLock, type Pool } from '@portal/platform';
 import { deadLettersDdl } from './dead-letters/dead-letters.js';
-import type { Projection, Sql } from '@portal/read-model-core';
-import { initCheckpoint, projectionCheckpointsDdl } from '@portal/read-model-core';
-import { quoteIdentifier } from '@portal/read-model-core';
-import { readSchemaIsCurrent, recordVersions, schemaIsFilled } from './read-model-versions.js';
+import {
+  initCheckpoint,
+  projectionCheckpointsDdl,
+  quoteIdentifier,
+  type Projection,
+  type Sql,
+} from '@portal/read-model-core';
+import { recordedVersions, recordVersions, schemaIsFilled, versionsMatch } from './read-model-versions.js';
 
 /**
  * Runs `setup` inside one transaction with `search_path` on `schema`, serialised by an advisory lock so
@@ -44,7 +48,9 @@ export async function ensureReadSchema(
   let state: ReadSchemaState = 'created';
   await inSchema(pool, options.schema, async (sql) => {
     if (await schemaIsFilled(sql, options.schema)) {
-      if (!(await readSchemaIsCurrent(sql, options.schema, options.projection))) {
+      // Filled: what matters is whether its recorded versions are the code's.
+      const recorded = await recordedVersions(sql, options.schema);
+      if (recorded === null || !versionsMatch(recorded, options.projection)) {
         state = 'outdated';
         return;
       }
