@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
 import { call, callAt } from './support/http.js';
-import { inject } from 'vitest';
 import { createPortalObject } from './support/stac-fixture.js';
 import {
   expectShape,

@@ -7,8 +7,7 @@ import {
   type Queryable,
   type QueryableType,
 } from '@portal/cql2';
-import { signUp } from './support/auth.js';
-import { useSignedInCaller } from './support/auth.js';
+import { signUp, useSignedInCaller } from './support/auth.js';
 import { call } from './support/http.js';
 import { createPortalObject, pageToEnd, random } from './support/stac-fixture.js';
 import { expectShape, specError, type SpecItem } from './support/stac-schemas.js';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { addMember, signUp, useSignedInCaller, type SignedInUser } from './support/auth.js';
 import { call, createCollection, expectCommand } from './support/http.js';
 

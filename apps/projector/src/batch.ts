@@ -1,7 +1,9 @@
 import { comparePositions, formatPosition, type Position, type RecordedEvent } from '@portal/domain';
 import { isConnectionError, withClient, type Logger, type Pool } from '@portal/platform';
-import { signalsRaised, type Projection, type Sql } from '@portal/read-model-core';
 import {
+  signalsRaised,
+  type Projection,
+  type Sql,
   commitBatchTransaction,
   compareAndSetCheckpoint,
   lockCheckpoint,

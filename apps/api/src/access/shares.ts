@@ -10,9 +10,7 @@ import {
 import type { ApiDependencies } from '../dependencies.js';
 import { changeHandler } from '../commands/change-handler.js';
 import { commandCaller } from '../commands/command-caller.js';
-import { requireFound } from '@portal/commands';
-import { requireAccessTo } from '@portal/commands';
-import { loadObject, placementOf, type LoadedObject } from '@portal/commands';
+import { requireFound, requireAccessTo, loadObject, placementOf, type LoadedObject } from '@portal/commands';
 import { etagOf } from '../http/consistency.js';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';

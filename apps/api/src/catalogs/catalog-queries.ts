@@ -1,12 +1,13 @@
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
-import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
 import {
+  visibleObject,
+  type Principals,
   findVisibleObject,
   visibleObjectColumns,
   type PortalObjectRow,
 } from '@portal/read-model-portal-objects';
+import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
 
 /** `childCount`: the children the caller can see (the row is read with `visibleObjectColumns`). */
 export function catalogRecord(row: PortalObjectRow) {

@@ -7,8 +7,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { requireFound } from '@portal/commands';
 import { idParamsSchema } from '../http/params.js';
 import { parseInput } from '../http/validate.js';
-import { findAssetOfVisibleItem } from '@portal/read-model-portal-objects';
-import { findUploadOfVisibleItem } from '@portal/read-model-portal-objects';
+import { findAssetOfVisibleItem, findUploadOfVisibleItem } from '@portal/read-model-portal-objects';
 
 /**
  * `GET .../upload`: the read model's view, with the parts the object store holds while it is open. A

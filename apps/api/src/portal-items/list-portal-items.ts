@@ -1,9 +1,13 @@
 import type { PortalItemListQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
+import {
+  visibleObject,
+  type Principals,
+  visibleObjectColumns,
+  type PortalObjectRow,
+} from '@portal/read-model-portal-objects';
 import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
-import { visibleObjectColumns, type PortalObjectRow } from '@portal/read-model-portal-objects';
 
 /**
  * Portal objects of any kind that the caller can see, oldest first, keyset-paginated on (created_at, id);

@@ -2,8 +2,12 @@ import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import type { Principals } from '@portal/read-model-portal-objects';
 import { extentOf } from '../collections/collection-record.js';
-import { findAssetsOf, type AssetRow } from '@portal/read-model-portal-objects';
-import { findVisibleObjects, type PortalObjectRow } from '@portal/read-model-portal-objects';
+import {
+  findAssetsOf,
+  type AssetRow,
+  findVisibleObjects,
+  type PortalObjectRow,
+} from '@portal/read-model-portal-objects';
 
 /** Link target types that may point at another portal object (docs/decisions.md, `linksPortalItems`). */
 const PORTAL_TARGET_TYPES = new Set(['catalog', 'collection', 'item', 'portal-item']);

@@ -18,9 +18,12 @@ import { inventoryPage } from '../inventory/inventory-page.js';
 import { inventoryTotals } from '../inventory/inventory-totals.js';
 import { listPortalObjects } from '../portal-items/list-portal-items.js';
 import { portalItemRecord } from '../portal-items/portal-item-record.js';
-import { findAssetOfVisibleItem } from '@portal/read-model-portal-objects';
-import { findVisibleObject, findVisibleObjects } from '@portal/read-model-portal-objects';
-import { findUploadOfVisibleItem } from '@portal/read-model-portal-objects';
+import {
+  findAssetOfVisibleItem,
+  findVisibleObject,
+  findVisibleObjects,
+  findUploadOfVisibleItem,
+} from '@portal/read-model-portal-objects';
 
 const db = useReadDatabase('visible_reads');
 const { specs, callers } = accessScenario();

@@ -1,8 +1,7 @@
 import { STAC_VERSION, type StacCatalog, type StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '@portal/read-model-portal-objects';
+import type { Principals, PortalObjectRow } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../http/problem.js';
-import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import { browseLink, childLink, continueAfter, type CatalogContents } from './container-json.js';
 import { directItems, listContainers } from './container-query.js';
 import { decodeToken } from './search-token.js';

@@ -3,8 +3,7 @@ import { inTransaction, type Logger, type Pool } from '@portal/platform';
 import { applyBatchInOpenTransaction, describeError, EventHandlerError } from '../batch.js';
 import { nextEventAfter } from '../next-event.js';
 import type { Projection } from '@portal/read-model-core';
-import { readCheckpoint } from '@portal/read-model-core';
-import { quoteIdentifier } from '@portal/read-model-core';
+import { readCheckpoint, quoteIdentifier } from '@portal/read-model-core';
 import { findDeadLetter, type DeadLetterRecord } from './dead-letter-queries.js';
 
 export interface DeadLetterDesk {

@@ -1,7 +1,6 @@
 import { comparePositions, parsePosition, type EventStore, type Position } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { readCheckpoint } from '@portal/read-model-core';
-import { quoteIdentifier } from '@portal/read-model-core';
+import { readCheckpoint, quoteIdentifier } from '@portal/read-model-core';
 
 export interface ProjectionStatusSource {
   readonly pool: Pool;

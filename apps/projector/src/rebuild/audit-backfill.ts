@@ -2,8 +2,7 @@ import { comparePositions, START, type EventStore } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { nextEventAfter } from '../next-event.js';
 import { rebuildReadSchema, type RebuildOptions } from './rebuild-read-schema.js';
-import { quoteIdentifier } from '@portal/read-model-core';
-import { readCheckpoint } from '@portal/read-model-core';
+import { quoteIdentifier, readCheckpoint } from '@portal/read-model-core';
 
 /**
  * Whether the audit trail of `schema` misses history: the projection has applied events (its checkpoint

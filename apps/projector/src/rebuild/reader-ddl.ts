@@ -1,8 +1,7 @@
 import { inTransaction, type Pool } from '@portal/platform';
 import type { Projection } from '@portal/read-model-core';
 import { readerStatements } from '../schemas.js';
-import { quoteIdentifier } from '@portal/read-model-core';
-import { statementLabel } from '@portal/read-model-core';
+import { quoteIdentifier, statementLabel } from '@portal/read-model-core';
 
 /**
  * `maintenance_work_mem` of the session that builds a rebuilt schema's reader indexes: an index built

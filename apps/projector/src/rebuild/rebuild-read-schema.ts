@@ -3,8 +3,7 @@ import { inTransaction, withClient, type Logger, type Pool, type PoolClient } fr
 import { advisoryLockKey, type AdvisoryLockKey } from '../advisory-lock-key.js';
 import { applyBatch, applyBatchInOpenTransaction, notifyPosition, type BatchOutcome } from '../batch.js';
 import { skippedEventIds } from '../dead-letters/dead-letter-queries.js';
-import type { Sql } from '@portal/read-model-core';
-import type { Projection } from '@portal/read-model-core';
+import type { Sql, Projection } from '@portal/read-model-core';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '@portal/read-model-core';
 import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';

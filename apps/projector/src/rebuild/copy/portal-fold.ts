@@ -9,9 +9,15 @@ import {
   type PortalObjectUpdated,
   type RecordedEvent,
 } from '@portal/domain';
-import { asPortalObjectEvent } from '@portal/read-model-portal-objects';
-import { endingStatuses, statusChangeOf, type StatusEvent } from '@portal/read-model-portal-objects';
-import { itemColumns, newObjectRow, type CreateEvent } from '@portal/read-model-portal-objects';
+import {
+  asPortalObjectEvent,
+  endingStatuses,
+  statusChangeOf,
+  type StatusEvent,
+  itemColumns,
+  newObjectRow,
+  type CreateEvent,
+} from '@portal/read-model-portal-objects';
 import { inherit, rootAccess } from './access-fold.js';
 import { extentOf, noExtent, widened, type Box } from './extent-fold.js';
 import { inExtent, isLive, type FoldedObject, type FoldedUpload } from './folded-object.js';
