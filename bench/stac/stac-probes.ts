@@ -59,19 +59,24 @@ function httpProbe(
 
 /**
  * What the API reads for the same request, without HTTP or JSON: the query string parsed by its own
- * parser, the page by `searchItems`, then the page's assets. A collection's items are the search with
- * that one collection (the API's route does the same).
+ * parser, the page by `searchItems` as the API reads it (the items' stored JSON, docs/stac.md), then
+ * the assets of any item read as a row instead (none when every text is there). A collection's items
+ * are the search with that one collection (the API's route does the same).
  */
 function sqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
   return async (sequence) => {
     const { path, query } = searchAt(sequence);
     const collection = /\/collections\/([^/]+)\/items$/.exec(path)?.[1];
     const parsed: SearchQuery = collection === undefined ? query : { ...query, collections: collection };
-    const page = await searchItems(pool, searchFromQuery(parsed), principals, conditionsFromQuery(parsed));
-    await findAssetsOf(
+    const page = await searchItems(
       pool,
-      page.rows.map((row) => row.id),
+      searchFromQuery(parsed),
+      principals,
+      conditionsFromQuery(parsed),
+      'stored',
     );
+    const built = page.rows.filter((item) => item.row !== undefined).map((item) => item.id);
+    if (built.length > 0) await findAssetsOf(pool, built);
     // An empty page is an answer too (a box and year with no scene), as the HTTP probe's 200 is.
     return true;
   };

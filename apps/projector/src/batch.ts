@@ -102,6 +102,12 @@ export async function applyEvents(
   log: Logger,
 ): Promise<void> {
   for (const [index, event] of events.entries()) await applyEvent(sql, projection, event, index, log);
+  await finishBatch(sql, projection, log);
+}
+
+/** Each read model's `finishBatch`, after the batch's events. */
+async function finishBatch(sql: Sql, projection: Projection, log: Logger): Promise<void> {
+  for (const readModel of projection.readModels) await readModel.finishBatch?.(sql, { log });
 }
 
 /**
@@ -143,6 +149,7 @@ export async function applyEventsInRuns(
       }
     }
   }
+  await finishBatch(sql, projection, log);
 }
 
 /** How a batch's events are applied: as runs of sets (the default), or one by one (the reference). */

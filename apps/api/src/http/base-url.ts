@@ -71,11 +71,5 @@ export function baseUrlOf(req: Request, config: BaseUrlSettings): string {
   return `${req.protocol}://${localAuthority(req, config)}`;
 }
 
-/** Resolves a stored href against the base; an href that is not a URL at all is returned unchanged. */
-export function absoluteHref(href: string, baseUrl: string): string {
-  try {
-    return new URL(href, `${baseUrl}/`).toString();
-  } catch {
-    return href;
-  }
-}
+/** Resolves a stored href against the base (one rule for the API and the items the projector stores). */
+export { absoluteHref } from '@portal/read-model-portal-objects';

@@ -21,20 +21,5 @@ export function parseBboxText(text: string): Bbox {
   return boxOrThrow(checkSearchBoxText(text));
 }
 
-/**
- * The box as a GeoJSON geometry: one polygon, or two when it crosses the antimeridian (one each side),
- * so that the search is one intersection test against the footprints whichever way the box lies.
- */
-export function bboxGeometry([west, south, east, north]: Bbox): Record<string, unknown> {
-  const ring = (w: number, e: number) => [
-    [
-      [w, south],
-      [e, south],
-      [e, north],
-      [w, north],
-      [w, south],
-    ],
-  ];
-  if (west <= east) return { type: 'Polygon', coordinates: ring(west, east) };
-  return { type: 'MultiPolygon', coordinates: [ring(west, 180), ring(-180, east)] };
-}
+/** The box as a GeoJSON geometry (the rule an item without a geometry is drawn by, too). */
+export { bboxGeometry } from '@portal/read-model-portal-objects';

@@ -1,10 +1,9 @@
 import type { StacItemCollection, StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf } from '@portal/read-model-portal-objects';
+import { findAssetsOf, stacItem, withBaseUrl, type AssetRow } from '@portal/read-model-portal-objects';
 import type { FieldsSelection } from './fields-request.js';
 import { selectFields } from './item-fields.js';
-import { stacItem } from './item-json.js';
-import type { ItemPage } from './item-query.js';
+import type { ItemPage, ItemRow } from './item-query.js';
 import type { ItemSort } from './item-sort.js';
 import { encodeItemToken } from './search-token.js';
 import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
@@ -55,10 +54,70 @@ export interface PageShape {
   readonly fields: FieldsSelection | null;
 }
 
+/** The page's links: self, root, the caller's extra ones, then `prev` and `next` when there are such pages. */
+function pageLinks(
+  page: ItemPage,
+  shape: PageShape,
+  request: PageRequest,
+  urls: StacUrls,
+  extraLinks: readonly StacLink[],
+): StacLink[] {
+  const first = page.rows.at(0);
+  const last = page.rows.at(-1);
+  return [
+    selfLink(request),
+    { rel: 'root', href: urls.root, type: JSON_TYPE },
+    ...extraLinks,
+    ...(page.prev && first !== undefined
+      ? [pageLink(request, 'prev', encodeItemToken(shape.sort, first.sort_keys, 'prev'))]
+      : []),
+    ...(page.next && last !== undefined
+      ? [pageLink(request, 'next', encodeItemToken(shape.sort, last.sort_keys))]
+      : []),
+  ];
+}
+
+/** The uploaded assets of the page's items built from rows (items answered from their text need none). */
+async function assetsOfRows(pool: Pool, rows: readonly ItemRow[]) {
+  return findAssetsOf(
+    pool,
+    rows.map((row) => row.id),
+  );
+}
+
 /**
- * A page of items as a GeoJSON FeatureCollection. `numberReturned` is given; `numberMatched` is not
+ * A page of items as a GeoJSON FeatureCollection, as JSON text: each item's stored JSON where the page
+ * has it, the others built and serialized here, joined; the rest of the page serialized once; the base
+ * URL put back in the stored texts last (docs/stac.md, "Stored item JSON"). With `fields`, each item is
+ * cut from its object instead (`itemCollection`). `numberReturned` is given; `numberMatched` is not
  * (optional in STAC): counting every match would cost what the page is built to avoid (docs/stac.md).
  */
+export async function itemCollectionText(
+  pool: Pool,
+  page: ItemPage,
+  shape: PageShape,
+  request: PageRequest,
+  urls: StacUrls,
+  baseUrl: string,
+  extraLinks: readonly StacLink[] = [],
+): Promise<string> {
+  if (shape.fields !== null) {
+    return JSON.stringify(await itemCollection(pool, page, shape, request, urls, baseUrl, extraLinks));
+  }
+  const rows = page.rows.flatMap((item) => (item.row === undefined ? [] : [item.row]));
+  const assets = rows.length === 0 ? new Map<string, AssetRow[]>() : await assetsOfRows(pool, rows);
+  const features = page.rows.map((item) =>
+    item.row === undefined
+      ? item.stored
+      : JSON.stringify(stacItem(item.row, assets.get(item.row.id) ?? [], urls, baseUrl)),
+  );
+  const links = JSON.stringify(pageLinks(page, shape, request, urls, extraLinks));
+  // The keys in the order the object form has them.
+  const text = `{"type":"FeatureCollection","features":[${features.join(',')}],"links":${links},"numberReturned":${page.rows.length}}`;
+  return withBaseUrl(text, baseUrl);
+}
+
+/** A page of items as a GeoJSON FeatureCollection object, every item built from its row. */
 export async function itemCollection(
   pool: Pool,
   page: ItemPage,
@@ -68,29 +127,18 @@ export async function itemCollection(
   baseUrl: string,
   extraLinks: readonly StacLink[] = [],
 ): Promise<StacItemCollection> {
-  const assets = await findAssetsOf(
-    pool,
-    page.rows.map((row) => row.id),
-  );
-  const first = page.rows.at(0);
-  const last = page.rows.at(-1);
+  const rows = page.rows.map((item) => {
+    if (item.row === undefined) throw new Error(`item ${item.id} was read without its row`);
+    return item.row;
+  });
+  const assets = await assetsOfRows(pool, rows);
   return {
     type: 'FeatureCollection',
-    features: page.rows.map((row) => {
+    features: rows.map((row) => {
       const item = stacItem(row, assets.get(row.id) ?? [], urls, baseUrl);
       return shape.fields === null ? item : selectFields(item, shape.fields);
     }),
-    links: [
-      selfLink(request),
-      { rel: 'root', href: urls.root, type: JSON_TYPE },
-      ...extraLinks,
-      ...(page.prev && first !== undefined
-        ? [pageLink(request, 'prev', encodeItemToken(shape.sort, first.sort_keys, 'prev'))]
-        : []),
-      ...(page.next && last !== undefined
-        ? [pageLink(request, 'next', encodeItemToken(shape.sort, last.sort_keys))]
-        : []),
-    ],
+    links: pageLinks(page, shape, request, urls, extraLinks),
     numberReturned: page.rows.length,
   };
 }

@@ -5,7 +5,7 @@ import { itemEnd, itemStart } from './item-time-sql.js';
 import { HttpProblem } from '../http/problem.js';
 
 /**
- * The queryables of items, each as the item's STAC JSON shows it (item-json.ts), so a filter selects
+ * The queryables of items, each as the item's STAC JSON shows it (libs/read-models/portal-objects/src/stac-item.ts), so a filter selects
  * what a client reading the items would select: `datetime` is null for a range (its T_ extent is the
  * range), `start_datetime`/`end_datetime` exist only for ranges, `collection` only for an item whose
  * parent is a collection the caller may read (`p`, joined by the search).

@@ -1,8 +1,13 @@
-import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
+import {
+  itemRowColumns,
+  visibleObject,
+  UNSTORABLE_ITEM,
+  type ItemRow,
+  type Principals,
+} from '@portal/read-model-portal-objects';
 import type { ItemMatch, ItemSearch } from './item-search-request.js';
 import { afterSql, orderBySql, reversedSort, sortKeysSql } from './item-sort.js';
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';
@@ -14,36 +19,25 @@ import { itemEnd, itemStart } from './item-time-sql.js';
  */
 export type ItemCondition = (params: QueryParams) => string;
 
-/** One item as the STAC API reads it. */
-export interface ItemRow {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string | null;
-  readonly parent_id: string | null;
-  /** The parent's kind when the caller may read it (`null` otherwise: no link to it then). */
-  readonly parent_kind: 'catalog' | 'collection' | null;
-  /** The footprint's [west, south, east, north], for items that have a geometry but no bbox. */
-  readonly footprint_bbox: number[] | null;
-  readonly status: string;
-  readonly geometry: Record<string, unknown> | null;
-  readonly bbox: number[] | null;
-  readonly datetime: Date | null;
-  readonly start_datetime: Date | null;
-  readonly end_datetime: Date | null;
-  readonly properties: Record<string, unknown> | null;
-  readonly href_assets: HrefAsset[];
-  readonly links: Link[];
-  /** The item stream's revision (bigint as text): its `ETag`, for `If-Match` on the transactions. */
-  readonly version: string;
-  readonly tags: string[];
-  readonly created_at: Date;
-  readonly updated_at: Date;
-}
+export type { ItemRow };
 
-/** An item as the search reads it, with its sort key values (text) a page's token continues from. */
-export interface SearchedItemRow extends ItemRow {
-  readonly sort_keys: (string | null)[];
-}
+/**
+ * An item of a page, with its sort key values (text) a page's token continues from: its stored JSON
+ * when the page is answered from the texts and it has one the caller may be given, else its row.
+ */
+export type SearchedItem =
+  | {
+      readonly id: string;
+      readonly sort_keys: (string | null)[];
+      readonly stored: string;
+      readonly row?: never;
+    }
+  | {
+      readonly id: string;
+      readonly sort_keys: (string | null)[];
+      readonly row: ItemRow;
+      readonly stored?: never;
+    };
 
 /**
  * One page of a search, in the search's order, and whether pages follow and precede it. A page read
@@ -51,18 +45,23 @@ export interface SearchedItemRow extends ItemRow {
  * deleted since; the link then answers an empty or shorter page).
  */
 export interface ItemPage {
-  readonly rows: SearchedItemRow[];
+  readonly rows: SearchedItem[];
   readonly next: boolean;
   readonly prev: boolean;
 }
 
 /** What an item's STAC JSON is built from (with `p`, its parent when visible). */
-const itemColumns = `o.id, o.title, o.description, o.parent_id, p.kind AS parent_kind, o.status, o.geometry,
-       o.bbox, CASE WHEN o.footprint IS NOT NULL
-                    THEN ARRAY[ST_XMin(o.footprint), ST_YMin(o.footprint), ST_XMax(o.footprint), ST_YMax(o.footprint)]
-               END AS footprint_bbox,
-       o.datetime, o.start_datetime, o.end_datetime, o.properties, o.href_assets, o.links, o.tags, o.created_at,
-       o.updated_at, o.version`;
+const itemColumns = itemRowColumns;
+
+/**
+ * The item's stored JSON when the caller may be given it: it was written for a caller who may read the
+ * parent (its `parent` and `collection` links), and '' marks a text that could not be stored.
+ */
+const storedText = `CASE WHEN o.stac_item <> '${UNSTORABLE_ITEM}' AND (o.parent_id IS NULL OR p.kind IS NOT NULL)
+            THEN o.stac_item END`;
+
+/** How a page's items are read: their stored JSON where usable (the rest as rows), or every row. */
+export type ItemReading = 'stored' | 'rows';
 
 /** One item the caller may read, by id; `null` when missing, deleted, hidden or not an item. */
 export async function findVisibleItem(
@@ -80,6 +79,51 @@ export async function findVisibleItem(
     params.values,
   );
   return result.rows[0] ?? null;
+}
+
+/** One item the caller may read, as `findVisibleItem`, with its stored JSON when the caller may be given it. */
+export async function findVisibleStoredItem(
+  pool: Pool,
+  id: string,
+  principals: Principals,
+): Promise<{
+  readonly id: string;
+  readonly parent_id: string | null;
+  readonly version: string;
+  readonly stored: string | null;
+} | null> {
+  if (!isUuid(id)) return null;
+  const params = new QueryParams();
+  const result = await pool.query<{
+    id: string;
+    parent_id: string | null;
+    version: string;
+    stored: string | null;
+  }>(
+    `SELECT o.id, o.parent_id, o.version, ${storedText} AS stored
+       FROM read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+      WHERE o.id = ${params.add(id.toLowerCase(), 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+    params.values,
+  );
+  return result.rows[0] ?? null;
+}
+
+/** The rows of items the caller may read, by id (those a page read without a usable stored JSON). */
+async function findVisibleItems(
+  pool: Pool,
+  ids: readonly string[],
+  principals: Principals,
+): Promise<Map<string, ItemRow>> {
+  const params = new QueryParams();
+  const result = await pool.query<ItemRow>(
+    `SELECT ${itemColumns}
+       FROM read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
+      WHERE o.id = ANY(${params.add(ids, 'uuid[]')}) AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+    params.values,
+  );
+  return new Map(result.rows.map((row) => [row.id, row]));
 }
 
 /**
@@ -178,6 +222,7 @@ export async function searchItems(
   search: ItemSearch,
   principals: Principals,
   extra: readonly ItemCondition[] = [],
+  reading: ItemReading = 'rows',
 ): Promise<ItemPage> {
   const bounds =
     search.interval === null || search.sort.leadingTime === null
@@ -193,8 +238,10 @@ export async function searchItems(
   const order = backwards ? reversedSort(search.sort) : search.sort;
   if (search.cursor !== null) where.push(afterSql(order, search.cursor.keys, params));
   const limit = params.add(search.limit + 1, 'int');
-  const result = await pool.query<SearchedItemRow>(
-    `SELECT ${itemColumns}, ${sortKeysSql(search.sort)} AS sort_keys
+  // Read from the texts, a page parses three values per item instead of the item's every column.
+  const columns = reading === 'stored' ? `o.id, ${storedText} AS stored` : itemColumns;
+  const result = await pool.query<ItemRow & { stored?: string | null; sort_keys: (string | null)[] }>(
+    `SELECT ${columns}, ${sortKeysSql(search.sort)} AS sort_keys
        FROM ${itemsWithParent(principals, params)}
       WHERE ${where.join('\n        AND ')}
       ORDER BY ${orderBySql(order)}
@@ -202,8 +249,35 @@ export async function searchItems(
     params.values,
   );
   const more = result.rows.length > search.limit;
-  const rows = more ? result.rows.slice(0, search.limit) : result.rows;
+  const read = more ? result.rows.slice(0, search.limit) : result.rows;
+  const rows = await withRows(pool, read, reading, principals);
   if (backwards) return { rows: rows.reverse(), next: true, prev: more };
   // A page reached by a `next` token has the page it came from before it.
   return { rows, next: more, prev: search.cursor !== null };
+}
+
+/**
+ * The page's items as searched: with their stored JSON, or, where a page read from the texts found none
+ * usable (an item under a parent the caller may not read, a text that could not be stored), their rows,
+ * read in one more query. An item deleted between the two reads is left out of the page.
+ */
+async function withRows(
+  pool: Pool,
+  read: readonly (ItemRow & { stored?: string | null; sort_keys: (string | null)[] })[],
+  reading: ItemReading,
+  principals: Principals,
+): Promise<SearchedItem[]> {
+  if (reading === 'rows') return read.map((row) => ({ id: row.id, sort_keys: row.sort_keys, row }));
+  const missing = read.filter((row) => typeof row.stored !== 'string').map((row) => row.id);
+  const rows =
+    missing.length === 0 ? new Map<string, ItemRow>() : await findVisibleItems(pool, missing, principals);
+  const items: SearchedItem[] = [];
+  for (const { id, sort_keys, stored } of read) {
+    if (typeof stored === 'string') items.push({ id, sort_keys, stored });
+    else {
+      const row = rows.get(id);
+      if (row !== undefined) items.push({ id, sort_keys, row });
+    }
+  }
+  return items;
 }

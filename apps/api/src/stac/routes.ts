@@ -8,7 +8,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findAssetsOf, findVisibleObject } from '@portal/read-model-portal-objects';
+import { findVisibleObject } from '@portal/read-model-portal-objects';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { browsePage, catalogContents, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
@@ -18,9 +18,9 @@ import { childrenSort, collectionSortablesSchema } from './collection-sort.js';
 import { containerListPage } from './container-list.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
-import { itemCollection } from './item-collection.js';
-import { stacItem } from './item-json.js';
-import { findVisibleItem, searchItems } from './item-query.js';
+import { itemCollectionText } from './item-collection.js';
+import { itemJsonText } from './item-text.js';
+import { findVisibleStoredItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
 import { itemSortables } from './sortables.js';
 import { searchFromQuery } from './item-search-request.js';
@@ -108,14 +108,20 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const search = { ...searchFromQuery(query), collections: [collection.id] };
       const extra = conditionsFromQuery(query);
       const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
-      const page = await searchItems(deps.pool, search, principals, extra);
+      const page = await searchItems(
+        deps.pool,
+        search,
+        principals,
+        extra,
+        fields === null ? 'stored' : 'rows',
+      );
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
       res
         .type(GEOJSON_TYPE)
-        .json(
-          await itemCollection(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
+        .send(
+          await itemCollectionText(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
             collectionLink,
           ]),
         );
@@ -127,13 +133,13 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { urls, baseUrl, principals } = context(req);
       const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
       const itemId = pathParam(req, 'itemId');
-      const row = await findVisibleItem(deps.pool, itemId, principals);
+      const row = await findVisibleStoredItem(deps.pool, itemId, principals);
       const inCollection = row !== null && row.parent_id === collection.id ? row : null;
       const item = requireFound(inCollection, `item ${itemId} in collection ${collection.id}`);
-      const assets = await findAssetsOf(deps.pool, [item.id]);
+      const text = await itemJsonText(deps.pool, item, principals, urls, baseUrl);
       // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
       res.setHeader('ETag', etagOf(BigInt(item.version)));
-      res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
+      res.type(GEOJSON_TYPE).send(text);
     },
     put: replaceItem(deps),
     patch: patchItem(deps),
@@ -143,18 +149,17 @@ export function stacRoutes(deps: ApiDependencies): Router {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
       const itemId = pathParam(req, 'itemId');
-      const item = requireFound(await findVisibleItem(deps.pool, itemId, principals), `item ${itemId}`);
-      const assets = await findAssetsOf(deps.pool, [item.id]);
-      res.type(GEOJSON_TYPE).json(stacItem(item, assets.get(item.id) ?? [], urls, baseUrl));
+      const item = requireFound(await findVisibleStoredItem(deps.pool, itemId, principals), `item ${itemId}`);
+      res.type(GEOJSON_TYPE).send(await itemJsonText(deps.pool, item, principals, urls, baseUrl));
     },
   });
 
   route(router, `${STAC_PATH}/search`, {
     get: async (req, res) => {
-      res.type(GEOJSON_TYPE).json(await searchByGet(deps, req));
+      res.type(GEOJSON_TYPE).send(await searchByGet(deps, req));
     },
     post: async (req, res) => {
-      res.type(GEOJSON_TYPE).json(await searchByPost(deps, req));
+      res.type(GEOJSON_TYPE).send(await searchByPost(deps, req));
     },
   });
 

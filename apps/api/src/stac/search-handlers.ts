@@ -1,13 +1,13 @@
 import type { Request } from 'express';
 import { isUuid } from '@portal/domain';
-import { stacSearchBodySchema, stacSearchQuerySchema, type StacItemCollection } from '@portal/contracts';
+import { stacSearchBodySchema, stacSearchQuerySchema } from '@portal/contracts';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObjects } from '@portal/read-model-portal-objects';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
-import { itemCollection, type PageRequest, type PageShape } from './item-collection.js';
+import { itemCollectionText, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';
 import { searchFromBody, searchFromQuery, type ItemMatch, type ItemSearch } from './item-search-request.js';
 import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
@@ -50,15 +50,22 @@ async function runSearch(
   request: PageRequest,
   extra: readonly ItemCondition[],
   shape: PageShape,
-): Promise<StacItemCollection> {
+): Promise<string> {
   await checkCollections(deps, search, req);
-  const page = await searchItems(deps.pool, withCanonicalCollections(search), principalsOf(req), extra);
+  const reading = shape.fields === null ? 'stored' : 'rows';
+  const page = await searchItems(
+    deps.pool,
+    withCanonicalCollections(search),
+    principalsOf(req),
+    extra,
+    reading,
+  );
   const baseUrl = baseUrlOf(req, deps.config);
-  return itemCollection(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
+  return itemCollectionText(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
 }
 
-/** `GET /api/v1/stac/search`. */
-export async function searchByGet(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
+/** `GET /api/v1/stac/search`: the page as JSON text. */
+export async function searchByGet(deps: ApiDependencies, req: Request): Promise<string> {
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
   const extra = conditionsFromQuery(query);
@@ -70,7 +77,7 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
 }
 
 /** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
-export async function searchByPost(deps: ApiDependencies, req: Request): Promise<StacItemCollection> {
+export async function searchByPost(deps: ApiDependencies, req: Request): Promise<string> {
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
   const extra = conditionsFromBody(body);

@@ -1,13 +1,10 @@
-import type { Link } from '@portal/domain';
-import { absoluteHref } from '../http/base-url.js';
+import { itemUrls } from '@portal/read-model-portal-objects';
 
 /**
  * Where each STAC resource lives, as absolute URLs from the service's base (`PUBLIC_BASE_URL`, or the
  * local address in development: http/base-url.ts). Every STAC link is written through these.
  */
-export const STAC_PATH = '/api/v1/stac';
-export const JSON_TYPE = 'application/json';
-export const GEOJSON_TYPE = 'application/geo+json';
+export { GEOJSON_TYPE, JSON_TYPE, STAC_PATH, portalLink } from '@portal/read-model-portal-objects';
 export const SCHEMA_JSON_TYPE = 'application/schema+json';
 export const QUERYABLES_REL = 'http://www.opengis.net/def/rel/ogc/1.0/queryables';
 /** The sort extension's rel for `/sortables`. */
@@ -49,7 +46,8 @@ export type BrowseOwnerPath =
   { readonly kind: 'root' } | { readonly kind: 'catalog' | 'collection'; readonly id: string };
 
 export function stacUrls(baseUrl: string): StacUrls {
-  const root = `${baseUrl}${STAC_PATH}`;
+  // Those an item links to are the ones the projector stores in each item's JSON.
+  const { root, collection, catalog, item } = itemUrls(baseUrl);
   return {
     root,
     conformance: `${root}/conformance`,
@@ -63,16 +61,14 @@ export function stacUrls(baseUrl: string): StacUrls {
     aggregate: `${root}/aggregate`,
     aggregations: `${root}/aggregations`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
-    collection: (id) => `${root}/collections/${id}`,
+    collection,
     items: (collectionId) => `${root}/collections/${collectionId}/items`,
     collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,
     collectionSortables: (collectionId) => `${root}/collections/${collectionId}/sortables`,
     collectionAggregate: (collectionId) => `${root}/collections/${collectionId}/aggregate`,
     collectionAggregations: (collectionId) => `${root}/collections/${collectionId}/aggregations`,
-    // An item outside any collection (directly under a catalog) has no OGC Features path: its own.
-    item: (id, collectionId) =>
-      collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
-    catalog: (id) => `${root}/catalogs/${id}`,
+    item,
+    catalog,
     catalogChildren: (id) => `${root}/catalogs/${id}/children`,
     browse: (owner, kind, token) => {
       const path =
@@ -83,9 +79,4 @@ export function stacUrls(baseUrl: string): StacUrls {
       return `${path}/browse?${query.toString()}`;
     },
   };
-}
-
-/** A link of the portal object's own `links`, with its href made absolute. */
-export function portalLink(link: Link, baseUrl: string) {
-  return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
 }

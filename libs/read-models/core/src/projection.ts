@@ -70,6 +70,12 @@ export interface ReadModel {
   apply(sql: Sql, event: RecordedEvent, context: HandlerContext): Promise<void>;
   /** Without it, every event of the projection is applied alone. */
   readonly sets?: SetHandler;
+  /**
+   * Run once after a batch's events are applied, however they were (one by one or in runs), in the
+   * batch's transaction before its checkpoint moves: work a read model does once for what the whole
+   * batch changed. Must leave the same rows whatever the batch held.
+   */
+  finishBatch?(sql: Sql, context: HandlerContext): Promise<void>;
 }
 
 /**

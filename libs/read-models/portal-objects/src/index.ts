@@ -9,3 +9,8 @@ export * from './asset-rows.js';
 export { asPortalObjectEvent } from './events.js';
 export { endingStatuses, statusChangeOf, type StatusEvent } from './item-handlers.js';
 export { itemColumns, newObjectRow, type CreateEvent } from './new-object-row.js';
+// An item's STAC JSON: built by the API per request, stored by the projector (docs/stac.md).
+export * from './stac-item.js';
+export * from './stac-urls.js';
+export { itemRowColumns } from './item-row-columns.js';
+export { storedStacItemText, withBaseUrl, UNSTORABLE_ITEM } from './stored-stac-item.js';

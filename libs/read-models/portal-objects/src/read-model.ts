@@ -8,13 +8,15 @@ import { applyPortalObjectEvent } from './handlers.js';
 import { applyPortalObjectRun } from './run.js';
 import { moveFunction } from './move-statement.js';
 import { portalObjectFootprint } from './run-footprint.js';
+import { renderStaleStacItems } from './stale-stac-items.js';
 import { statementFunctionDdl } from './statement-function.js';
 
 /** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
   name: 'portal-objects',
   // 2: the columns added in place over time folded into the CREATE TABLE statement.
-  version: 2,
+  // 3: each item's STAC JSON stored (`stac_item`), kept by a trigger and `finishBatch`.
+  version: 3,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
   ddl: [
     readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
@@ -32,6 +34,8 @@ export const portalObjectsReadModel: ReadModel = {
     }
     await applyPortalObjectEvent(sql, event, recorded);
   },
+  // After every batch, before it commits: the items it changed get their text back.
+  finishBatch: (sql) => renderStaleStacItems(sql),
   sets: {
     footprint: portalObjectFootprint,
     applyRun: (sql, events) => applyPortalObjectRun(sql, events),

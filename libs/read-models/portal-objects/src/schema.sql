@@ -58,8 +58,33 @@ CREATE TABLE IF NOT EXISTS portal_objects (
   share_editors text[] NOT NULL DEFAULT '{}',
   -- Who may read the object (`grantsOf(path).read` of libs/domain/src/access/principals.ts): the API shows
   -- a row when this overlaps the caller's principals (`read_principals && $principals`). Sorted, distinct.
-  read_principals text[] NOT NULL DEFAULT '{public}'
+  read_principals text[] NOT NULL DEFAULT '{public}',
+  -- An item's STAC Item JSON as the API answers it to a caller who may read the item's parent, with the
+  -- public base URL as the character U+0001 (stored-stac-item.ts; '' when it cannot be stored). NULL
+  -- only inside a batch, between a change to the item and its rendering before commit (stale-stac-items.ts).
+  stac_item text
 );
+
+-- Any change to what an item's JSON is built from clears its text (a new row starts without one). Its
+-- assets are in another table, but attaching one always changes the item row (version, asset_bytes).
+-- The statements need not know: a handler that forgets cannot leave a text behind its row.
+CREATE OR REPLACE FUNCTION portal_stac_item_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.stac_item := NULL;
+  RETURN NEW;
+END
+$$;
+CREATE OR REPLACE TRIGGER portal_objects_stac_item_stale
+  BEFORE UPDATE ON portal_objects FOR EACH ROW
+  WHEN (NEW.kind = 'item' AND NEW.stac_item IS NOT NULL AND
+        (OLD.version, OLD.parent_id, OLD.title, OLD.description, OLD.geometry, OLD.bbox, OLD.datetime,
+         OLD.start_datetime, OLD.end_datetime, OLD.properties, OLD.href_assets, OLD.links, OLD.created_at,
+         OLD.updated_at, OLD.deleted_at, OLD.asset_bytes)
+        IS DISTINCT FROM
+        (NEW.version, NEW.parent_id, NEW.title, NEW.description, NEW.geometry, NEW.bbox, NEW.datetime,
+         NEW.start_datetime, NEW.end_datetime, NEW.properties, NEW.href_assets, NEW.links, NEW.created_at,
+         NEW.updated_at, NEW.deleted_at, NEW.asset_bytes))
+  EXECUTE FUNCTION portal_stac_item_stale();
 
 -- Slugs are unique among live siblings. Root-level objects are siblings within their organization only:
 -- a slug taken in another organization must never turn a title into `-2`, which would tell that an object
@@ -74,6 +99,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS portal_objects_sibling_slug_in_org
 CREATE INDEX IF NOT EXISTS portal_objects_parent ON portal_objects (parent_id, kind, title, id) WHERE deleted_at IS NULL;
 -- fastupdate off: subtree moves and deletes search this index inside busy batches, and a pending list
 -- (scanned whole by every search) would make them slower the more objects were created recently.
+-- The items a batch left without their text (stale-stac-items.ts): empty between batches.
+CREATE INDEX IF NOT EXISTS portal_objects_stac_item_stale ON portal_objects (id)
+  WHERE stac_item IS NULL AND kind = 'item' AND deleted_at IS NULL;
 CREATE INDEX IF NOT EXISTS portal_objects_ancestors ON portal_objects USING gin (ancestor_ids) WITH (fastupdate = off);
 
 -- The footprint of an item's geometry (GeoJSON), else of its bbox [west, south, east, north] (split in two

@@ -11,8 +11,12 @@ import { baseUrlOf } from '../../http/base-url.js';
 import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
-import { findAssetsOf, findVisibleObject, type PortalObjectRow } from '@portal/read-model-portal-objects';
-import { stacItem } from '../item-json.js';
+import {
+  findAssetsOf,
+  findVisibleObject,
+  stacItem,
+  type PortalObjectRow,
+} from '@portal/read-model-portal-objects';
 import { findVisibleItem } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
 import { clientItemId, createBodyOf } from './item-input.js';

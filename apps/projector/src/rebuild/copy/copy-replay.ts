@@ -22,6 +22,7 @@ import {
   uploadColumns,
   uploadValues,
 } from './portal-tables.js';
+import { foldedStacItems } from './stac-item-fold.js';
 import { copyRows } from './table-copy.js';
 import { UnfoldableHistoryError } from './unfoldable.js';
 
@@ -160,10 +161,11 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
     const into = (table: string, columns: readonly string[]) => ({ schema, table, columns });
     // Its indexes (but the primary key) are built after the copy: one sort each, not a GIN insertion per row.
     const indexes = await withoutIndexes(client, schema, 'portal_objects');
+    const stacItemOf = foldedStacItems(portal.objects, portal.assets.values());
     await copyRows(
       client,
       into('portal_objects', objectColumns),
-      mapped(portal.objects.values(), objectValues),
+      mapped(portal.objects.values(), (object) => objectValues(object, stacItemOf(object))),
     );
     await client.query("SELECT set_config('maintenance_work_mem', $1, true)", [DEFAULT_INDEX_BUILD_MEMORY]);
     for (const definition of indexes) await client.query(definition);

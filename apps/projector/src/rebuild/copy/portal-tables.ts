@@ -56,9 +56,11 @@ export const objectColumns = [
   'share_readers',
   'share_editors',
   'read_principals',
+  'stac_item',
 ] as const;
 
-export function objectValues(o: FoldedObject): CopyValue[] {
+/** `stacItem`: the item's stored STAC JSON (stac-item-fold.ts), `null` for any other row. */
+export function objectValues(o: FoldedObject, stacItem: CopyValue): CopyValue[] {
   return [
     o.id,
     o.kind,
@@ -99,6 +101,7 @@ export function objectValues(o: FoldedObject): CopyValue[] {
     textArray(o.shareReaders),
     textArray(o.shareEditors),
     textArray(o.readPrincipals),
+    stacItem,
   ];
 }
 

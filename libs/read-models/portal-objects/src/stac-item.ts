@@ -1,11 +1,44 @@
 import { STAC_VERSION, type StacItem } from '@portal/contracts';
-import type { AssetRow } from '@portal/read-model-portal-objects';
-import { bboxGeometry } from './bbox.js';
-import type { ItemRow } from './item-query.js';
-import { GEOJSON_TYPE, JSON_TYPE, portalLink, type StacUrls } from './stac-links.js';
+import type { HrefAsset, Link } from '@portal/domain';
+import type { AssetRow } from './asset-rows.js';
+import { absoluteHref, bboxGeometry, type ItemUrls } from './stac-urls.js';
 
 /** `file:size` on assets (the STAC file extension). */
 export const FILE_EXTENSION = 'https://stac-extensions.github.io/file/v2.1.0/schema.json';
+export const JSON_TYPE = 'application/json';
+export const GEOJSON_TYPE = 'application/geo+json';
+
+/**
+ * One item as its STAC JSON is built from it: the API reads it (apps/api/src/stac/item-query.ts) and the
+ * projector reads the same columns to store the item's JSON (stored-stac-item.ts).
+ */
+export interface ItemRow {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly parent_id: string | null;
+  /** The parent's kind when the caller may read it (`null` otherwise: no link to it then). */
+  readonly parent_kind: 'catalog' | 'collection' | null;
+  /** The footprint's [west, south, east, north], for items that have a geometry but no bbox. */
+  readonly footprint_bbox: number[] | null;
+  readonly status: string;
+  readonly geometry: Record<string, unknown> | null;
+  readonly bbox: number[] | null;
+  readonly datetime: Date | null;
+  readonly start_datetime: Date | null;
+  readonly end_datetime: Date | null;
+  readonly properties: Record<string, unknown> | null;
+  readonly href_assets: HrefAsset[];
+  readonly links: Link[];
+  /** The item stream's revision (bigint as text): its `ETag`, for `If-Match` on the transactions. */
+  readonly version: string;
+  readonly tags: string[];
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+/** What `stacItem` reads of an uploaded asset. */
+export type ItemAsset = Pick<AssetRow, 'id' | 'item_id' | 'size_bytes' | 'content_type' | 'file_name'>;
 
 /**
  * An item's assets: those registered by href first, under their keys and exactly as sent; then its
@@ -13,7 +46,7 @@ export const FILE_EXTENSION = 'https://stac-extensions.github.io/file/v2.1.0/sch
  * `-3`…). An uploaded file's href is the portal's download, which answers a redirect to the object store
  * for a caller who may read the item.
  */
-function assetsOf(row: ItemRow, assets: readonly AssetRow[], baseUrl: string): StacItem['assets'] {
+function assetsOf(row: ItemRow, assets: readonly ItemAsset[], baseUrl: string): StacItem['assets'] {
   const result: StacItem['assets'] = {};
   for (const { key, asset } of row.href_assets) result[key] = asset;
   for (const asset of assets) {
@@ -57,14 +90,19 @@ function footprintOf(row: ItemRow): Pick<StacItem, 'geometry' | 'bbox'> {
   return { geometry: null };
 }
 
+/** A link of the portal object's own `links`, with its href made absolute. */
+export function portalLink(link: Link, baseUrl: string) {
+  return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
+}
+
 /**
  * The STAC Item of a row. Properties keep every field as the portal stored them; the STAC fields
  * (time, title, description, created, updated) are the item's own and win over a property of that name.
  */
 export function stacItem(
   row: ItemRow,
-  assets: readonly AssetRow[],
-  urls: StacUrls,
+  assets: readonly ItemAsset[],
+  urls: ItemUrls,
   baseUrl: string,
 ): StacItem {
   const collectionId = row.parent_kind === 'collection' ? row.parent_id : null;
