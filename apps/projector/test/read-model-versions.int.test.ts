@@ -73,8 +73,10 @@ const codeVersions = Object.fromEntries(
 describe('read model versions at start', () => {
   it('rebuilds a schema recorded at an older version, ending with the rows of a fresh projection', async () => {
     const live = await projectedSchema('prj_versions_old');
-    // As a schema of the previous version would be: without a column the current DDL has.
-    await pool.query(`ALTER TABLE "${live}".portal_objects DROP COLUMN href_assets`);
+    // As a schema of the previous version would be: without the column the current DDL added (and the
+    // trigger that keeps it).
+    await pool.query(`DROP TRIGGER portal_objects_stac_item_stale ON "${live}".portal_objects`);
+    await pool.query(`ALTER TABLE "${live}".portal_objects DROP COLUMN stac_item`);
     await pool.query(
       `UPDATE "${live}".read_model_versions SET version = version - 1 WHERE name = 'portal-objects'`,
     );
