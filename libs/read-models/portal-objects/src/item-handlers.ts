@@ -8,6 +8,7 @@ import {
 } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { unionIntoParentSql } from './collection-extent.js';
+import { createdStacItemText } from './created-stac-item.js';
 import { newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 
@@ -60,6 +61,14 @@ function exhausted(event: never): never {
   throw new Error(`unhandled item event ${JSON.stringify(event)}`);
 }
 
+/**
+ * A new item's stored STAC JSON (`param`, rendered for a parent that is a collection: created-stac-item.ts),
+ * kept only when the parent is one and the row is live; otherwise the end of the batch renders it.
+ */
+function storedWithInsert(param: string): string {
+  return `CASE WHEN parent.parent_kind = 'collection' AND NOT parent.under_tombstone THEN ${param}::text END`;
+}
+
 /** The insert of an item and its upload (`$8` on: its own columns, then the upload's). */
 export const uploadStartedInsert = placedInsertStatements({
   name: 'item',
@@ -78,6 +87,7 @@ export const uploadStartedInsert = placedInsertStatements({
     'end_datetime',
     'properties',
     'version',
+    'stac_item',
   ],
   values: [
     "'item'",
@@ -95,6 +105,7 @@ export const uploadStartedInsert = placedInsertStatements({
     '$16::timestamptz',
     '$17::jsonb',
     '$18',
+    storedWithInsert('$28'),
   ],
   // The upload goes in with the item, in the same round trip; a replay inserts neither.
   alongside: `uploaded AS (
@@ -128,6 +139,7 @@ export const uploadStartedInsert = placedInsertStatements({
       upload.fileName,
       upload.contentType,
       upload.expiresAt,
+      createdStacItemText(row),
     ];
   },
 });
@@ -151,6 +163,7 @@ export const registeredInsert = placedInsertStatements({
     'properties',
     'version',
     'href_assets',
+    'stac_item',
   ],
   values: [
     "'item'",
@@ -168,6 +181,7 @@ export const registeredInsert = placedInsertStatements({
     '$17::jsonb',
     '$18',
     '$19::jsonb',
+    storedWithInsert('$20'),
   ],
   ownValues: (row) => [
     row.title,
@@ -182,6 +196,7 @@ export const registeredInsert = placedInsertStatements({
     row.properties,
     row.version,
     row.hrefAssets ?? '[]',
+    createdStacItemText(row),
   ],
 });
 

@@ -21,8 +21,6 @@ CREATE INDEX IF NOT EXISTS portal_objects_status_any_kind ON portal_objects (sta
 CREATE INDEX IF NOT EXISTS uploads_open_expiry ON uploads (expires_at) WHERE status IN ('uploading', 'failed');
 CREATE INDEX IF NOT EXISTS uploads_processing ON uploads (completion_requested_at) WHERE status = 'processing';
 
-CREATE INDEX IF NOT EXISTS assets_item ON assets (item_id);
-
 CREATE INDEX IF NOT EXISTS portal_objects_parent_totals
   ON portal_objects (parent_id, kind, status) INCLUDE (asset_bytes) WHERE deleted_at IS NULL;
 

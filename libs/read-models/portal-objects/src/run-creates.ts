@@ -1,6 +1,7 @@
 import { slugify } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { extentBox } from './collection-extent.js';
+import { createdStacItemText } from './created-stac-item.js';
 import type { NewObjectRow } from './new-object-row.js';
 import { insertWithFreeSlug, type PlacedInsertStatements } from './placed-insert.js';
 
@@ -40,6 +41,8 @@ const inputColumns: readonly (readonly [string, string, (row: NewObjectRow) => u
   ['content_type', 'text', (row) => row.upload?.contentType ?? null],
   ['expires_at', 'timestamptz', (row) => row.upload?.expiresAt ?? null],
   ['href_assets', 'jsonb', (row) => row.hrefAssets],
+  // Kept only for a live item below a collection (created-stac-item.ts), as the single insert keeps it.
+  ['stac_item', 'text', (row) => createdStacItemText(row)],
 ];
 
 /**
@@ -75,7 +78,8 @@ const insertCreatesRunSql = `
            CASE WHEN i.parent_id IS NULL OR i.visibility = 'private' THEN '{}'::text[] ELSE p.share_readers END
              AS share_readers,
            CASE WHEN i.parent_id IS NULL OR i.visibility = 'private' THEN '{}'::text[] ELSE p.share_editors END
-             AS share_editors
+             AS share_editors,
+           p.kind AS parent_kind
       FROM input i LEFT JOIN portal_objects p ON p.id = i.parent_id
      WHERE NOT EXISTS (SELECT 1 FROM input q WHERE q.id = i.parent_id AND q.n < i.n AND NOT q.existed)
     UNION ALL
@@ -83,7 +87,8 @@ const insertCreatesRunSql = `
     SELECT c.*, q.found, q.ancestor_ids || q.id, q.depth + 1, q.under_tombstone,
            portal_narrower_visibility(q.effective_visibility, c.visibility),
            CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_readers END,
-           CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_editors END
+           CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_editors END,
+           q.kind
       FROM input c JOIN placed q ON q.id = c.parent_id AND q.n < c.n AND NOT q.existed
   ), children AS (
     -- A new parent's children of the run: all its children, since it is new.
@@ -93,7 +98,8 @@ const insertCreatesRunSql = `
                                 org_id, visibility, created_by, effective_visibility, share_readers,
                                 share_editors, read_principals, kind, status, title, description, links,
                                 license, keywords, extent, tags, bbox, geometry, footprint, datetime,
-                                start_datetime, end_datetime, properties, version, href_assets, child_count)
+                                start_datetime, end_datetime, properties, version, href_assets, child_count,
+                                stac_item)
     SELECT p.id, p.parent_id, p.slug, p.ancestor_ids, p.depth, p.at, p.at,
            CASE WHEN p.under_tombstone THEN p.at END,
            p.org_id, p.visibility, p.created_by, p.effective_visibility, p.share_readers, p.share_editors,
@@ -103,7 +109,8 @@ const insertCreatesRunSql = `
            CASE WHEN p.geometry IS NOT NULL OR p.bbox IS NOT NULL
                 THEN portal_footprint(p.geometry, p.bbox::double precision[]) END,
            p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version, COALESCE(p.href_assets, '[]'),
-           CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END
+           CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END,
+           CASE WHEN p.parent_kind = 'collection' AND NOT p.under_tombstone THEN p.stac_item END
       FROM placed p LEFT JOIN children ON children.parent_id = p.id
      WHERE p.found AND NOT p.existed
      ORDER BY p.n

@@ -168,6 +168,9 @@ CREATE TABLE IF NOT EXISTS assets (
   file_name text,
   created_at timestamptz NOT NULL
 );
+-- An item's assets: the API lists them, and the projector renders each item it stores the JSON of with
+-- them (stale-stac-items.ts), during a rebuild's replay too.
+CREATE INDEX IF NOT EXISTS assets_item ON assets (item_id);
 
 -- The inventory's `q` (a substring of the title or description, any case) is found through trigram matching
 -- (the index is in reader-indexes.sql; the extension is created here, where the schema's setup holds the lock).

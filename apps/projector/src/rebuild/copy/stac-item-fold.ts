@@ -1,4 +1,4 @@
-import { storedStacItemText, type ItemAsset, type ItemRow } from '@portal/read-model-portal-objects';
+import { jsonbOf, storedStacItemText, type ItemAsset, type ItemRow } from '@portal/read-model-portal-objects';
 import { isLive, type FoldedObject } from './folded-object.js';
 import type { FoldedAsset } from './portal-fold.js';
 import { parseStamp, type Stamp } from './timestamps.js';
@@ -7,31 +7,6 @@ import { parseStamp, type Stamp } from './timestamps.js';
 // function the live projector renders it with from the row it reads back (stale-stac-items.ts of the
 // read model), so both write the same text. What the row read back would hold is rebuilt here: JSON
 // as jsonb gives it back, timestamps as node-postgres parses them.
-
-/** jsonb's order of an object's keys: shorter first (in UTF-8 bytes), then by bytes. */
-function compareJsonbKeys(a: string, b: string): number {
-  // Printable ASCII compares the same as UTF-16 and as bytes; anything else is compared as bytes.
-  const ascii = /^[ -~]*$/;
-  if (ascii.test(a) && ascii.test(b)) {
-    return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-  }
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length - right.length || Buffer.compare(left, right);
-}
-
-/** A parsed JSON value with every object's keys in jsonb's order (duplicates already resolved by JSON.parse: the last wins, as in jsonb). */
-function asJsonb(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(asJsonb);
-  if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value).map(([key, inner]): [string, unknown] => [key, asJsonb(inner)]);
-  entries.sort(([a], [b]) => compareJsonbKeys(a, b));
-  return Object.fromEntries(entries);
-}
-
-function jsonbOf(text: string): unknown {
-  return asJsonb(JSON.parse(text));
-}
 
 /** A timestamptz as node-postgres parses it: to the millisecond, the microseconds cut (floor). */
 function dateOf(stamp: Stamp): Date {
