@@ -62,7 +62,8 @@ CREATE TABLE IF NOT EXISTS portal_objects (
   -- An item's STAC Item JSON as the API answers it to a caller who may read the item's parent, with the
   -- public base URL as the character U+0001 (stored-stac-item.ts; '' when it cannot be stored). NULL
   -- only inside a batch, between a change to the item and its rendering before commit (stale-stac-items.ts).
-  stac_item text
+  -- lz4: a row with its text passes the size PostgreSQL compresses at, and pglz cost the writes far more.
+  stac_item text COMPRESSION lz4
 );
 
 -- Any change to what an item's JSON is built from clears its text (a new row starts without one). Its
