@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
 import { call } from './support/http.js';
 import { createPortalObject } from './support/stac-fixture.js';
-import { linkOf } from './support/stac-schemas.js';
 
 /**
  * Requirements of the declared conformance classes that the other suites did not check, each named
@@ -37,6 +36,9 @@ beforeAll(async () => {
   item = ids[0] ?? '';
 }, 60_000);
 
+/** A link of a body, with its `type` (the suites' shared helper reads only `rel` and `href`). */
+const linkOf = (body: Linked, rel: string) => body.links.find((link) => link.rel === rel);
+
 const absolute = (path: string) => `${inject('baseUrl')}${path}`;
 const GEOJSON = /^application\/geo\+json/;
 
@@ -65,9 +67,8 @@ describe('link relations', () => {
 
   it('OGC API Features: a page of items links itself, a feature its collection; a collection its items', async () => {
     const page = await call<Linked>('GET', `${STAC}/collections/${collection}/items?limit=5`);
-    expect(linkOf(page.body, 'self')?.href).toMatch(
-      new RegExp(`^${absolute(`${STAC}/collections/${collection}/items`)}`),
-    );
+    const self = linkOf(page.body, 'self')?.href ?? '';
+    expect(self.startsWith(absolute(`${STAC}/collections/${collection}/items`)), self).toBe(true);
     expect(linkOf(page.body, 'next')?.type).toBe('application/geo+json');
     const feature = await call<Linked>('GET', `${STAC}/collections/${collection}/items/${item}`);
     expect(linkOf(feature.body, 'self')?.href).toBe(
