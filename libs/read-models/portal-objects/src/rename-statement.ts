@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { slugCandidate } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 
@@ -57,9 +58,14 @@ export async function sendRename(
   assignments: readonly string[],
   values: readonly unknown[],
 ): Promise<RenameOutcome> {
-  const result = await sql.query<{ known: boolean; due: boolean; applied: boolean }>(renameSql(assignments), [
-    ...values,
-  ]);
+  const text = renameSql(assignments);
+  const result = await sql.query<{ known: boolean; due: boolean; applied: boolean }>({
+    // Prepared per set of changed columns (a few dozen at most), so each is parsed once per session
+    // and its plan cached as the batch's plan policy allows.
+    name: `projector_portal_objects_rename_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`,
+    text,
+    values: [...values],
+  });
   const outcome = result.rows[0];
   if (outcome?.known !== true) throw new Error(`${target.kind} ${target.id} is not in the read model`);
   if (!outcome.due) return 'already applied';
