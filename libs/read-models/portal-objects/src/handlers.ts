@@ -15,7 +15,7 @@ import { itemsExtentWithoutSql } from './collection-extent.js';
 import { itemColumns, newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { applyMove } from './move-statement.js';
-import { renameCandidates, sendRename } from './rename-statement.js';
+import { candidatePrefixes, renameCandidates, sendRename } from './rename-statement.js';
 import { findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
 
@@ -142,13 +142,14 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
   const { changes } = event.data;
   if (changes.title !== undefined) {
     // The common case in one round trip: the slug among the title's first candidates.
-    const { assignments, values } = changedColumns(changes, 5);
+    const { assignments, values } = changedColumns(changes, 6);
     const base = slugify(changes.title);
     const outcome = await sendRename(sql, event.data, assignments, [
       event.data.id,
       recorded.revision.toString(),
       recorded.metadata.occurredAt,
       renameCandidates(base),
+      candidatePrefixes(base),
       ...values,
     ]);
     if (outcome === 'already applied') return;

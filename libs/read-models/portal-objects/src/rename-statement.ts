@@ -13,19 +13,32 @@ export function renameCandidates(base: string): string[] {
 }
 
 /**
+ * What precedes `-<n>` in the candidates of `base` whose number has 1, 2, … 9 digits (the base cut
+ * shorter as the number grows): a slug `<prefix>-<n>` with n ≥ 2 derives from `base` exactly when its
+ * prefix is the one for its number of digits (`derivesFrom`, slug-assignment.ts).
+ */
+export function candidatePrefixes(base: string): string[] {
+  return Array.from({ length: 9 }, (_, index) => {
+    const n = index === 0 ? 2 : 10 ** index;
+    return slugCandidate(base, n).slice(0, -`-${n}`.length);
+  });
+}
+
+/**
  * An update that takes a new title, slug lookups included, in one statement. `$1` id, `$2` revision,
- * `$3` occurredAt, `$4` the title's first candidates, then the assignments' values. The slug is the one
- * `assignSlug` gives: the current one when it is one of the title's candidates and no live sibling holds
- * it, else the first candidate no live sibling holds (the unique index, one lookup for all of them).
+ * `$3` occurredAt, `$4` the title's first candidates, `$5` its candidate prefixes, then the
+ * assignments' values. The slug is the one `assignSlug` gives: the current one when it derives from the
+ * title and no live sibling holds it, else the first candidate no live sibling holds (one lookup of the
+ * unique index for all of them).
  *
- * It changes nothing and says so (`applied` false while `due`) when it cannot tell that slug from its
- * window: the current slug may be a candidate past the window (it ends in a number), or every candidate
- * of the window is taken. The handler then reads the row and looks further, as before.
+ * When every candidate of the window is taken it changes nothing and says so (`applied` false while
+ * `due`); the handler then reads the row and looks further, as before.
  */
 export function renameSql(assignments: readonly string[]): string {
   return `
   WITH target AS (
-    SELECT o.id, o.slug, o.version, COALESCE(o.parent_id, o.org_id, '${noScope}'::uuid) AS sibling_group
+    SELECT o.id, o.slug, o.version, COALESCE(o.parent_id, o.org_id, '${noScope}'::uuid) AS sibling_group,
+           regexp_match(o.slug, '^(.*)-([1-9][0-9]{0,8})$') AS suffix
       FROM portal_objects o WHERE o.id = $1
   ), taken AS (
     SELECT s.slug FROM portal_objects s JOIN target t
@@ -33,11 +46,14 @@ export function renameSql(assignments: readonly string[]): string {
      WHERE s.deleted_at IS NULL AND s.id <> t.id AND s.slug = ANY($4::text[] || t.slug)
   ), chosen AS (
     SELECT COALESCE(
-             (SELECT t.slug WHERE t.slug = ANY($4::text[]) AND t.slug NOT IN (SELECT slug FROM taken)),
+             (SELECT t.slug
+               WHERE (t.slug = ($4::text[])[1]
+                      OR (t.suffix[2]::integer >= 2 AND t.suffix[1] = ($5::text[])[length(t.suffix[2])]))
+                 AND t.slug NOT IN (SELECT slug FROM taken)),
              (SELECT c.slug FROM unnest($4::text[]) WITH ORDINALITY AS c(slug, n)
                WHERE c.slug NOT IN (SELECT slug FROM taken) ORDER BY c.n LIMIT 1)) AS slug
       FROM target t
-     WHERE t.version < $2 AND NOT (t.slug <> ALL($4::text[]) AND t.slug ~ '-[1-9][0-9]{0,8}$')
+     WHERE t.version < $2
   ), changed AS (
     UPDATE portal_objects o
        SET version = $2, updated_at = $3, slug = c.slug${assignments.map((assignment) => `, ${assignment}`).join('')}
