@@ -37,10 +37,10 @@ export interface StatementFunction {
 const hasDescendants = 'EXISTS (SELECT 1 FROM portal_objects d WHERE d.ancestor_ids @> ARRAY[$1::uuid])';
 
 /**
- * A leaf's statement, when there is one: taken before the forced custom plan is left for the caller's
- * setting. Its plan may then be generic: every row it reads is found by key (the object, its parents,
- * the destination's path, the one sibling holding a slug), so no argument can make a generic plan scan
- * a table, and the planning that makes most of a custom-planned statement's time is saved.
+ * A leaf's statement, when there is one, runs under the caller's plan setting instead of the forced
+ * custom plan. Its plan may then be generic: every row it reads is found by key (the object, its
+ * parents, the destination's path, the one sibling holding a slug), so no argument can make a generic
+ * plan scan a table, and the planning that makes most of a custom-planned statement's time is saved.
  */
 function leafBranch(statement: StatementFunction): string {
   if (statement.leafBody === undefined) return '';

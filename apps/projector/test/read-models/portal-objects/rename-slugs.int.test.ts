@@ -40,8 +40,17 @@ describe('a rename', () => {
 
     // The plain slug is free again: still the current one is kept (a URL survives a rename).
     const first = ids[0] ?? '';
-    await apply([updated({ id: first, kind: 'collection', changes: { title: `Renamed ${randomUUID()}` } })]);
-    await apply([updated({ id: last, kind: 'collection', changes: { title: `${title}.` } })]);
+    await apply([
+      updated({
+        id: first,
+        kind: 'collection',
+        changes: { title: `Renamed ${randomUUID()}` },
+        previous: { title },
+      }),
+    ]);
+    await apply([
+      updated({ id: last, kind: 'collection', changes: { title: `${title}.` }, previous: { title } }),
+    ]);
     expect(await slugOf(last)).toBe(slugCandidate(slugify(title), 20));
   });
 
@@ -52,7 +61,7 @@ describe('a rename', () => {
     const other = collectionCreated({ title: `Other ${randomUUID()}`, parentId });
     await apply([other]);
 
-    await apply([updated({ id: other.data.id, kind: 'collection', changes: { title } })]);
+    await apply([updated({ id: other.data.id, kind: 'collection', changes: { title }, previous: {} })]);
     expect(await slugOf(other.data.id)).toBe(slugCandidate(slugify(title), 18));
   });
 
@@ -63,7 +72,9 @@ describe('a rename', () => {
     const slug = slugCandidate(slugify(title), 10);
     expect(await slugOf(tenth)).toBe(slug);
 
-    await apply([updated({ id: tenth, kind: 'collection', changes: { title: `${title}!` } })]);
+    await apply([
+      updated({ id: tenth, kind: 'collection', changes: { title: `${title}.` }, previous: { title } }),
+    ]);
     expect(await slugOf(tenth)).toBe(slug);
   });
 });
