@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { START, upcastRecordedEvent } from '@portal/domain';
+import { START, upcastPortalObjectEvent, upcastRecordedEvent } from '@portal/domain';
 import type {
   AppendOutcome,
   AppendResult,
@@ -454,9 +454,21 @@ function keepText(text: string): string {
  */
 function toRecordedEventKeepingJson(row: EventRow): RecordedEvent {
   const storedJson = { data: row.data as string, metadata: row.metadata as string };
-  const stored = decoded(row, JSON.parse(storedJson.data), JSON.parse(storedJson.metadata));
-  const event = upcastRecordedEvent(stored);
-  return event === stored ? { ...stored, storedJson } : event;
+  const data: unknown = JSON.parse(storedJson.data);
+  const metadata = toStoredMetadata(JSON.parse(storedJson.metadata), row.event_id_text);
+  const upcast = upcastPortalObjectEvent(row.type, data, metadata);
+  if (upcast !== data) return decoded(row, upcast, metadata);
+  // Built whole, not spread from the decoded event: V8 copies a spread object slowly, once per event.
+  return {
+    id: row.event_id_text,
+    streamId: row.stream_id,
+    revision: BigInt(row.stream_revision_text),
+    position: toPosition(row),
+    type: row.type,
+    data,
+    metadata,
+    storedJson,
+  };
 }
 
 /** Decodes a row; stored events of an older schema version reach readers in today's shape. */
