@@ -32,10 +32,19 @@ export function copyLine(values: readonly CopyValue[]): string {
   return `${line}\n`;
 }
 
+const needsArrayEscape = /[\\"]/;
+
 /** An array literal of text-like elements (uuid, text), each quoted: `{"a","b"}`. */
 export function textArray(elements: readonly string[]): string {
   if (elements.length === 0) return '{}';
-  return `{${elements.map((element) => `"${element.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+  let text = '{';
+  for (let index = 0; index < elements.length; index += 1) {
+    const element = elements[index] as string;
+    if (index > 0) text += ',';
+    // Ids, the usual elements, hold nothing to escape.
+    text += `"${needsArrayEscape.test(element) ? element.replaceAll('\\', '\\\\').replaceAll('"', '\\"') : element}"`;
+  }
+  return `${text}}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyField, copyLine } from './copy-text.js';
+import { copyField, copyLine, textArray } from './copy-text.js';
 
 describe('COPY text', () => {
   it('escapes backslashes, tabs and line breaks, and writes NULL as \\N', () => {
@@ -12,5 +12,11 @@ describe('COPY text', () => {
   it('joins a row with tabs and ends it with a newline', () => {
     expect(copyLine(['a', null, 'b\tc'])).toBe('a\t\\N\tb\\tc\n');
     expect(copyLine([])).toBe('\n');
+  });
+
+  it('quotes array elements, escaping quotes and backslashes', () => {
+    expect(textArray([])).toBe('{}');
+    expect(textArray(['a', 'b'])).toBe('{"a","b"}');
+    expect(textArray(['say "hi"', 'back\\slash'])).toBe('{"say \\"hi\\"","back\\\\slash"}');
   });
 });
