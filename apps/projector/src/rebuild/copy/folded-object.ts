@@ -21,6 +21,8 @@ export interface FoldedObject {
   title: string;
   description: string | null;
   parentId: string | null;
+  /** The row `parentId` names, held directly: paths are walked up at every create and audit row. */
+  parent: FoldedObject | null;
   readonly orgId: string | null;
   slug: string;
   /** Filled when the history is folded (`PortalFold.finish`), from the parents; until then `pathOf`. */

@@ -126,7 +126,7 @@ export class PortalFold {
   }
 
   private parentOf(object: FoldedObject): FoldedObject | undefined {
-    return object.parentId === null ? undefined : this.objects.get(object.parentId);
+    return object.parent ?? undefined;
   }
 
   /**
@@ -220,6 +220,7 @@ export class PortalFold {
       title: row.title,
       description: row.description,
       parentId: row.parentId,
+      parent,
       orgId: row.orgId,
       slug,
       // Set once the history is folded (`finish`), as are the inherited access columns below.
@@ -378,6 +379,7 @@ export class PortalFold {
     if (oldParent !== undefined) removeChild(oldParent, target.id);
     if (destination !== null) addChild(destination, target.id);
     target.parentId = toParentId;
+    target.parent = destination;
     target.slug = newSlug;
     target.version = recorded.revision;
     target.updatedAt = at;
