@@ -13,10 +13,26 @@ function indexedTable(statement: string): string | null {
 }
 
 /**
- * The index statements, the most costly first: by the bytes of the table each indexes (times
- * `treeOfManyKeys` for GIN and GiST), ties in their given order. Sessions that each take the next one
- * then end close together, instead of one big index started last running alone.
+ * The index statements, the most costly first: by the bytes of the table each indexes (`tableBytes`,
+ * times `treeOfManyKeys` for GIN and GiST), ties in their given order. Sessions that each take the
+ * next one then end close together, instead of one big index started last running alone.
  */
+export function costliestFirst(
+  statements: readonly string[],
+  tableBytes: ReadonlyMap<string, number>,
+): string[] {
+  const cost = (statement: string): number => {
+    const table = indexedTable(statement);
+    const size = table === null ? 0 : (tableBytes.get(table) ?? 0);
+    return /\bUSING\s+(?:gin|gist)\b/i.test(statement) ? size * treeOfManyKeys : size;
+  };
+  return statements
+    .map((statement, order) => ({ statement, order, cost: cost(statement) }))
+    .sort((a, b) => b.cost - a.cost || a.order - b.order)
+    .map(({ statement }) => statement);
+}
+
+/** `costliestFirst` by the tables' sizes in `schema` now. */
 export async function largestFirst(
   pool: Pool,
   schema: string,
@@ -28,14 +44,5 @@ export async function largestFirst(
       WHERE n.nspname = $1 AND c.relkind = 'r'`,
     [schema],
   );
-  const bytes = new Map(sizes.rows.map((row) => [row.name, Number(row.bytes)]));
-  const cost = (statement: string): number => {
-    const table = indexedTable(statement);
-    const size = table === null ? 0 : (bytes.get(table) ?? 0);
-    return /\bUSING\s+(?:gin|gist)\b/i.test(statement) ? size * treeOfManyKeys : size;
-  };
-  return statements
-    .map((statement, order) => ({ statement, order, cost: cost(statement) }))
-    .sort((a, b) => b.cost - a.cost || a.order - b.order)
-    .map(({ statement }) => statement);
+  return costliestFirst(statements, new Map(sizes.rows.map((row) => [row.name, Number(row.bytes)])));
 }
