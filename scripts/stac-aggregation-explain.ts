@@ -3,6 +3,8 @@
  * synthetic items (`stac-explain-seed.ts`) and runs EXPLAIN ANALYZE on the exact statement each
  * aggregation sends, for a few search shapes. Drops the database afterwards.
  * Usage: N=5000 npx tsx scripts/stac-aggregation-explain.ts [title filter, e.g. geohash]
+ * With `EXPLAIN_DATABASE=<url>` it reads a database kept by `bench/stac.ts --keep` instead (its
+ * largest collection stands for "one collection"; nothing is seeded or dropped).
  */
 import pg from 'pg';
 import { STAC_AGGREGATION_NAMES } from '@portal/contracts';
@@ -60,29 +62,43 @@ const shapes: [string, ItemMatch, ItemCondition[]?][] = [
 ];
 
 useTestServiceDefaults();
-const database = await createScratchDatabase('bench_stac_aggregation_explain');
-const db = new pg.Client({ connectionString: database.url });
+const kept = process.env.EXPLAIN_DATABASE;
+const database = kept === undefined ? await createScratchDatabase('bench_stac_aggregation_explain') : null;
+const db = new pg.Client({ connectionString: kept ?? database?.url });
 try {
   await db.connect();
-  await seedStacItems(db, N);
-  console.log(`${N} items`);
+  if (database !== null) await seedStacItems(db, N);
+  else {
+    const largest = await db.query<{ parent_id: string; items: string }>(
+      `SELECT parent_id, count(*) AS items FROM read.portal_objects
+        WHERE kind = 'item' AND deleted_at IS NULL GROUP BY parent_id ORDER BY 2 DESC LIMIT 1`,
+    );
+    const row = largest.rows[0];
+    if (row === undefined) throw new Error('the database holds no items');
+    shapes[1] = ['one collection', { ...all, collections: [row.parent_id] }];
+    console.log(`kept database; its largest collection holds ${row.items} items`);
+  }
+  console.log(`${database === null ? 'every' : N} items`);
   const only = process.argv[2];
   for (const [shape, match, extra = []] of shapes) {
     for (const name of STAC_AGGREGATION_NAMES) {
       const title = `${name}, ${shape}`;
       if (only !== undefined && !title.includes(only)) continue;
       const { text, values } = await statementOf(db, name, match, extra);
-      const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${text}`, values);
+      const plan = await db.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${text}`,
+        values,
+      );
       const lines = plan.rows.map((row) => row['QUERY PLAN']);
       console.log(`\n### ${title}\n`);
       console.log(
         process.env.FULL === undefined
-          ? lines.filter((line) => /Scan|Execution|Aggregate|Sort/.test(line)).join('\n')
+          ? lines.filter((line) => /Scan|Execution|Aggregate|Sort|Buffers/.test(line)).join('\n')
           : lines.join('\n'),
       );
     }
   }
 } finally {
   await db.end();
-  await database.drop();
+  await database?.drop();
 }

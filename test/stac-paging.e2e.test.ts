@@ -106,6 +106,9 @@ const SORTS = [
   '+mixed',
   '-collection,-datetime',
   '+description,-created',
+  '+properties.cloud',
+  '-properties.cloud,-description',
+  '+collection,+properties.cloud,+description',
 ];
 
 describe('prev links', () => {

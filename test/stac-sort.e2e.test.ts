@@ -119,6 +119,28 @@ describe('sort: every sortable field, both ways, paged across ties', () => {
     ['collection ascending (items of no collection last)', [['collection', 'asc']]],
     ['collection descending (items of no collection first)', [['collection', 'desc']]],
     ['a number with ties and gaps, descending', [['properties.cloud', 'desc']]],
+    ['a number with ties, gaps and missing values, ascending', [['properties.cloud', 'asc']]],
+    [
+      'two nullable keys one way, ascending (missing ones last, on each key)',
+      [
+        ['properties.cloud', 'asc'],
+        ['description', 'asc'],
+      ],
+    ],
+    [
+      'two nullable keys one way, descending (missing ones first, on each key)',
+      [
+        ['cloud', 'desc'],
+        ['description', 'desc'],
+      ],
+    ],
+    [
+      'a nullable key after another, ascending',
+      [
+        ['collection', 'asc'],
+        ['properties.cloud', 'asc'],
+      ],
+    ],
     ['a property of every JSON type, ascending', [['properties.mixed', 'asc']]],
     ['a property of every JSON type, descending', [['mixed', 'desc']]],
     [

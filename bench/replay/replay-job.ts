@@ -41,6 +41,18 @@ export interface ReplayWorkerResult {
     readonly analyze: number;
     readonly swap: number;
   } | null;
+  /**
+   * A rebuild's replay split where its last batch was replayed (a copy rebuild: the fold reached the
+   * head, then its tables were written), with this process's CPU seconds in each part and after.
+   */
+  readonly foldSplit: {
+    readonly foldSeconds: number;
+    readonly writeSeconds: number;
+    readonly foldCpuSeconds: number;
+    readonly writeCpuSeconds: number;
+    /** Reader DDL, ANALYZE and the swap. */
+    readonly restCpuSeconds: number;
+  } | null;
 }
 
 export const REPLAY_JOB_VARIABLE = 'BENCH_REPLAY_JOB';

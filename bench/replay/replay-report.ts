@@ -30,6 +30,8 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       'rows projected',
       'cpu busy',
       'replay / indexes / analyze s',
+      'fold / write s',
+      'worker CPU s fold / write / rest',
     ],
     runs.map((run) => [
       run.mode,
@@ -46,6 +48,14 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       run.phaseSeconds === null
         ? '–'
         : [run.phaseSeconds.replay, run.phaseSeconds.readerDdl, run.phaseSeconds.analyze]
+            .map((seconds) => seconds.toFixed(1))
+            .join(' / '),
+      run.foldSplit === null
+        ? '–'
+        : `${run.foldSplit.foldSeconds.toFixed(1)} / ${run.foldSplit.writeSeconds.toFixed(1)}`,
+      run.foldSplit === null
+        ? '–'
+        : [run.foldSplit.foldCpuSeconds, run.foldSplit.writeCpuSeconds, run.foldSplit.restCpuSeconds]
             .map((seconds) => seconds.toFixed(1))
             .join(' / '),
     ]),

@@ -89,6 +89,19 @@ const deadline = setTimeout(() => {
   done.abort();
 }, job.timeoutMs);
 let phaseSeconds: ReplayWorkerResult['phaseSeconds'] = null;
+let foldSplit: ReplayWorkerResult['foldSplit'] = null;
+
+/** This process's CPU seconds (user and system) since it started. */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/**
+ * Where a rebuild's replay ends (its last replayed batch; a copy rebuild's fold reaching the head) and
+ * where the next phase begins (a copy rebuild wrote its tables in between), in wall and CPU seconds.
+ */
+const marks = { startCpu: 0, lastReplayed: { at: 0, cpu: 0 }, indexing: { at: 0, cpu: 0 } };
 
 /** The rebuild reports its replayed batches itself (it notifies only when it swaps in). */
 async function rebuild(): Promise<void> {
@@ -107,10 +120,23 @@ async function rebuild(): Promise<void> {
     // A copy rebuild folds the history in pages of the batch size (its catch-up batches are as large).
     copyPageSize: job.batchSize,
     onProgress: (progress) => {
-      if (progress.phase === 'replaying') segmentsReached(progress.position);
+      if (progress.phase === 'replaying') {
+        segmentsReached(progress.position);
+        marks.lastReplayed = { at: performance.now(), cpu: cpuSeconds() };
+      }
+      if (progress.phase === 'indexing' && marks.indexing.at === 0)
+        marks.indexing = { at: performance.now(), cpu: cpuSeconds() };
     },
   });
   finishedAt = performance.now();
+  const { lastReplayed, indexing } = marks;
+  foldSplit = {
+    foldSeconds: (lastReplayed.at - startedAt) / 1000,
+    writeSeconds: (indexing.at - lastReplayed.at) / 1000,
+    foldCpuSeconds: lastReplayed.cpu - marks.startCpu,
+    writeCpuSeconds: indexing.cpu - lastReplayed.cpu,
+    restCpuSeconds: cpuSeconds() - indexing.cpu,
+  };
   const { replay, readerDdl, analyze, swap } = result.phasesMs;
   phaseSeconds = {
     replay: replay / 1000,
@@ -121,6 +147,7 @@ async function rebuild(): Promise<void> {
 }
 
 startedAt = performance.now();
+marks.startCpu = cpuSeconds();
 try {
   if (job.mode !== 'projector') {
     await rebuild();
@@ -154,6 +181,7 @@ const result: ReplayWorkerResult = {
   segmentEndsMs,
   peakRssMiB: process.resourceUsage().maxRSS / 1024,
   phaseSeconds,
+  foldSplit,
 };
 // Stop watching stdin, or its open handle would keep this process alive.
 process.stdin.destroy();

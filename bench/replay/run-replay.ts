@@ -86,7 +86,9 @@ async function settledActiveTimeMs(pool: Pool): Promise<number> {
 const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
 
 async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
-  const worker = spawn(process.execPath, ['--import', 'tsx', workerPath], {
+  // `BENCH_REPLAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the worker (the replay alone).
+  const nodeArgs = (process.env.BENCH_REPLAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', workerPath], {
     env: { ...process.env, [REPLAY_JOB_VARIABLE]: JSON.stringify(job) },
     // The worker watches its stdin: when this process dies, the pipe closes and the worker exits.
     stdio: ['pipe', 'pipe', 'inherit'],

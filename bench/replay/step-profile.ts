@@ -1,10 +1,9 @@
 import type { RecordedEvent } from '@portal/domain';
 import { createLogger, createPool } from '@portal/platform';
-import { applyEvents, applyEventsInRuns } from '../../apps/projector/src/batch.js';
+import { applyEventsInRuns } from '../../apps/projector/src/batch.js';
 import { portalProjection } from '../../apps/projector/src/portal-projection.js';
 import type { Sql } from '@portal/read-model-core';
 import { ensureReadSchema } from '../../apps/projector/src/schemas.js';
-import { cutIntoSteps } from '../../apps/projector/src/sets/runs.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
 import { eventMixes, PortalHistory, type EventMixName } from './portal-history.js';
 
@@ -107,17 +106,19 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
         // Until the ANALYZE after 10,000 events, the projector plans each statement for its parameters.
         const plans = start < 10_000 ? '; SET LOCAL plan_cache_mode = force_custom_plan' : '';
         await client.query(`BEGIN; SET LOCAL search_path TO "${schema}", public${plans}`);
-        for (const step of cutIntoSteps(portalProjection, batch)) {
-          if (step.kind === 'run') {
+        // As the projector applies a batch. A lone event's deferred statements (its audit row) count
+        // under the step that sends them: the next run, a move (they go just before it), the batch's end.
+        await applyEventsInRuns(counting, portalProjection, batch, log, (step) => {
+          if (step === null) {
+            current = costOf('run of sets');
+          } else if (step.kind === 'run') {
             current = costOf('run of sets');
             current.events += step.events.length;
-            await applyEventsInRuns(counting, portalProjection, step.events, log);
           } else {
             current = costOf(stepName(step.event, parents));
             current.events += 1;
-            await applyEvents(counting, portalProjection, [step.event], log);
           }
-        }
+        });
         for (const event of batch) {
           const parentId =
             (event.data as { parentId?: string | null; toParentId?: string | null }).toParentId ??

@@ -8,7 +8,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-
 import { adminDatabaseUrl } from '../support/services.js';
 import { SceneGenerator } from './scene-generator.js';
 import type { StacBenchOptions } from './stac-options.js';
-import { byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
+import { byCloudCoverAscending, byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
 
 function reused(name: string): ScratchDatabase {
   const url = new URL(adminDatabaseUrl());
@@ -81,13 +81,24 @@ export async function runStacBench(
         progress(`following next links to page ${page}`);
         deepPages.set(page, await tokenOfPage(api.baseUrl, byTimeDescending, page));
       }
+      const cloudCoverPages = new Map<number, string | null>();
+      for (const page of options.deepPages) {
+        progress(`following next links to page ${page} by cloud cover`);
+        cloudCoverPages.set(page, await tokenOfPage(api.baseUrl, byCloudCoverAscending, page));
+      }
       const load = {
         clients: options.clients,
         warmupMs: options.warmupMs,
         durationMs: options.durationMs,
         apps: { api: api.app.child.pid === undefined ? [] : [api.app.child.pid] },
       };
-      for (const view of stacViews({ baseUrl: api.baseUrl, pool, targets: generator.targets(), deepPages })) {
+      for (const view of stacViews({
+        baseUrl: api.baseUrl,
+        pool,
+        targets: generator.targets(),
+        deepPages,
+        cloudCoverPages,
+      })) {
         progress(`measuring: ${view.name}`);
         const http = await runClosedLoop(view.http, load);
         const sql = await runClosedLoop(view.sql, load);

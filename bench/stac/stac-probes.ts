@@ -142,12 +142,23 @@ export const byTimeDescending: Search = {
   query: { sortby: '-datetime', limit: String(PAGE_SIZE) },
 };
 
+/**
+ * Sorted by cloud cover, least first: a later page must start at the previous page's key (the items
+ * without the property come after every value, which a plain bound on the key would leave out).
+ */
+export const byCloudCoverAscending: Search = {
+  path: `${STAC}/search`,
+  query: { sortby: '+properties.eo:cloud_cover', limit: String(PAGE_SIZE) },
+};
+
 export function stacViews(options: {
   readonly baseUrl: string;
   readonly pool: Pool;
   readonly targets: SceneTargets;
   /** Tokens of the deep pages of `byTimeDescending`, by page number. */
   readonly deepPages: ReadonlyMap<number, string | null>;
+  /** The same of `byCloudCoverAscending`. */
+  readonly cloudCoverPages: ReadonlyMap<number, string | null>;
 }): StacView[] {
   const { baseUrl, pool, targets } = options;
   const limit = String(PAGE_SIZE);
@@ -191,6 +202,14 @@ export function stacViews(options: {
       view(`sortby -datetime, page ${page}`, baseUrl, pool, () => ({
         ...byTimeDescending,
         query: token === null ? byTimeDescending.query : { ...byTimeDescending.query, token },
+      })),
+    );
+  }
+  for (const [page, token] of options.cloudCoverPages) {
+    views.push(
+      view(`sortby +eo:cloud_cover, page ${page}`, baseUrl, pool, () => ({
+        ...byCloudCoverAscending,
+        query: token === null ? byCloudCoverAscending.query : { ...byCloudCoverAscending.query, token },
       })),
     );
   }

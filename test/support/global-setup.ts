@@ -4,6 +4,8 @@ import { startStack, type Stack } from './stack.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The stack's database, for the few tests that must write what no request can (old stored data). */
+    databaseUrl: string;
   }
 }
 
@@ -13,6 +15,7 @@ let stack: Stack | undefined;
 export async function setup(project: TestProject): Promise<void> {
   stack = await startStack();
   project.provide('baseUrl', stack.baseUrl);
+  project.provide('databaseUrl', stack.databaseUrl);
 }
 
 export async function teardown(): Promise<void> {

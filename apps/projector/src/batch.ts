@@ -3,13 +3,14 @@ import { isConnectionError, withClient, type Logger, type Pool } from '@portal/p
 import {
   signalsRaised,
   type Projection,
+  type ReadModel,
   type Sql,
   commitBatchTransaction,
   compareAndSetCheckpoint,
   lockCheckpoint,
   openBatchTransaction,
 } from '@portal/read-model-core';
-import { cutIntoSteps } from './sets/runs.js';
+import { cutIntoSteps, type BatchStep } from './sets/runs.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */
 export class EventHandlerError extends Error {
@@ -125,29 +126,72 @@ export class RunFailedError extends Error {
   }
 }
 
+/** One read model's `applyRun`, a failure named as a run's (the batch is then applied event by event). */
+async function applyRunOf(
+  sql: Sql,
+  readModel: ReadModel,
+  events: readonly RecordedEvent[],
+  log: Logger,
+): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    // Every read model has set handlers here: without them no event joins a run or is deferred.
+    await readModel.sets?.applyRun(sql, events, { log });
+  } catch (error) {
+    throw new RunFailedError(readModel.name, events.length, error);
+  }
+}
+
 /**
  * Applies the batch as `cutIntoSteps` cuts it: each run with one `applyRun` per read model, the events
- * between runs one by one. Leaves the same rows as `applyEvents`.
+ * between runs one by one. A read model that `defers` a lone event applies it with the next run instead
+ * (or at the batch's end), unless an event that `endsDeferral` for it comes first. Leaves the same rows
+ * as `applyEvents`.
  */
 export async function applyEventsInRuns(
   sql: Sql,
   projection: Projection,
   events: readonly RecordedEvent[],
   log: Logger,
+  /** Told of each step before its statements are sent, and of the batch's end (`null`): for profiles. */
+  onStep?: (step: BatchStep | null) => void,
 ): Promise<void> {
+  const deferred = new Map<ReadModel, RecordedEvent[]>(projection.readModels.map((model) => [model, []]));
+  const takeDeferred = (readModel: ReadModel): RecordedEvent[] => {
+    const taken = deferred.get(readModel) ?? [];
+    deferred.set(readModel, []);
+    return taken;
+  };
   for (const step of cutIntoSteps(projection, events)) {
-    if (step.kind === 'alone') {
-      await applyEvent(sql, projection, step.event, step.index, log);
+    onStep?.(step);
+    if (step.kind === 'run') {
+      for (const readModel of projection.readModels) {
+        await applyRunOf(sql, readModel, [...takeDeferred(readModel), ...step.events], log);
+      }
       continue;
     }
+    const { event, index } = step;
     for (const readModel of projection.readModels) {
-      try {
-        // Every read model has set handlers here: without them no event joins a run.
-        await readModel.sets?.applyRun(sql, step.events, { log });
-      } catch (error) {
-        throw new RunFailedError(readModel.name, step.events.length, error);
+      if (readModel.sets?.endsDeferral?.(event) === true) {
+        await applyRunOf(sql, readModel, takeDeferred(readModel), log);
       }
     }
+    for (const readModel of projection.readModels) {
+      if (readModel.sets?.defers?.(event) === true) {
+        deferred.get(readModel)?.push(event);
+        continue;
+      }
+      await applyRunOf(sql, readModel, takeDeferred(readModel), log);
+      try {
+        await readModel.apply(sql, event, { log });
+      } catch (error) {
+        throw new EventHandlerError(event, index, readModel.name, error);
+      }
+    }
+  }
+  onStep?.(null);
+  for (const readModel of projection.readModels) {
+    await applyRunOf(sql, readModel, takeDeferred(readModel), log);
   }
   await finishBatch(sql, projection, log);
 }

@@ -1,11 +1,11 @@
-import type { PortalObjectEvent } from '@portal/domain';
-import { InMemoryEventStore } from '@portal/eventstore';
+import type { EventStore, PortalObjectEvent } from '@portal/domain';
+import { ensureEventStoreSchema, InMemoryEventStore, PostgresEventStore } from '@portal/eventstore';
 import type { Pool } from '@portal/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalProjection } from '../src/portal-projection.js';
 import { rebuildReadSchema, type RebuildOptions } from '../src/rebuild/rebuild-read-schema.js';
 import { itemRegistered } from './support/item-events.js';
-import { catalogCreated, collectionCreated, streamOf, toAppend } from './support/portal-events.js';
+import { catalogCreated, collectionCreated, metadata, streamOf, toAppend } from './support/portal-events.js';
 import { dumpReadSchema } from './support/read-schema-dump.js';
 import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './support/test-database.js';
 import { captureLogger } from './support/test-logger.js';
@@ -17,6 +17,7 @@ import { captureLogger } from './support/test-logger.js';
 let pool: Pool;
 const bySql = uniqueSchema('prj_copy_sql');
 const byCopy = uniqueSchema('prj_copy_fold');
+const eventsSchema = uniqueSchema('prj_copy_events');
 
 beforeAll(async () => {
   await ensureTestDatabase();
@@ -24,7 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await dropSchemas(pool, [bySql, byCopy]);
+  await dropSchemas(pool, [bySql, byCopy, eventsSchema]);
   await pool.end();
 });
 
@@ -44,7 +45,7 @@ async function historyWithItemAt(datetime: string): Promise<InMemoryEventStore> 
   return store;
 }
 
-function rebuild(store: InMemoryEventStore, schema: string, replay: 'copy' | 'batches'): RebuildOptions {
+function rebuild(store: EventStore, schema: string, replay: 'copy' | 'batches'): RebuildOptions {
   return {
     pool,
     store,
@@ -65,6 +66,49 @@ describe('copy rebuild', () => {
 
     expect(result.replay).toBe('copy');
     expect(await dumpReadSchema(pool, byCopy)).toEqual(await dumpReadSchema(pool, bySql));
+  });
+
+  it('passes the JSON text of a PostgreSQL store through to the audit trail, and upcast events as read', async () => {
+    await ensureEventStoreSchema(pool, { schema: eventsSchema });
+    const store = new PostgresEventStore(pool, { schema: eventsSchema });
+    // Text COPY escapes (backslashes, line breaks, tabs), quotes, non-ASCII; and numbers JSON prints so.
+    const catalog = catalogCreated({ title: 'Line\nbreak \t"quoted" back\\slash ÿ ✓' });
+    const collection = collectionCreated({
+      title: 'Tyrol',
+      parentId: catalog.data.id,
+      extent: {
+        spatial: { bbox: [[1e21, 0.1, -0, 12345678901234567000]] },
+        temporal: { interval: [['2020-01-01T00:00:00Z', null]] },
+      },
+    });
+    // Written before identity: read back upcast, so its data is no longer the stored text.
+    const {
+      orgId: _org,
+      visibility: _visibility,
+      createdBy: _creator,
+      ...legacy
+    } = catalogCreated({ title: 'Old' }).data;
+    const old = { type: 'CatalogCreated', data: legacy };
+    try {
+      await store.append(streamOf(catalog), [toAppend(catalog)], { expectedRevision: 'no_stream' });
+      await store.append(streamOf(collection), [toAppend(collection)], { expectedRevision: 'no_stream' });
+      await store.append(
+        `catalog-${legacy.id}`,
+        [toAppend(old, metadata({ schemaVersion: 1, orgId: null }))],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      await rebuildReadSchema(rebuild(store, bySql, 'batches'));
+      const result = await rebuildReadSchema(rebuild(store, byCopy, 'copy'));
+
+      expect(result.replay).toBe('copy');
+      const copied = await dumpReadSchema(pool, byCopy);
+      expect(copied).toEqual(await dumpReadSchema(pool, bySql));
+      expect(JSON.stringify(copied)).toContain('back\\\\slash');
+    } finally {
+      await store.close();
+    }
   });
 
   it('gives a history with a timestamp it cannot order as PostgreSQL would to the SQL path, whole', async () => {

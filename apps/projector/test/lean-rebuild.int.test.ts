@@ -69,8 +69,10 @@ describe('a lean rebuild', () => {
     expect(expected.statistics.length).toBeGreaterThan(0);
     expect(await schemaCatalog(pool, rebuilt)).toEqual(expected);
     // Every reader statement was reported as it began, then the end, after the replay and before the swap.
-    const total = readerStatements(portalProjection).length;
     const indexing = progress.filter((step) => step.phase === 'indexing');
+    // A copy replay leaves the projector indexes of portal_objects to be built with the reader indexes.
+    const total = indexing.at(-1)?.readerDdl?.total ?? 0;
+    expect(total).toBeGreaterThanOrEqual(readerStatements(portalProjection).length);
     expect(indexing.map((step) => step.readerDdl?.done)).toEqual(
       Array.from({ length: total + 1 }, (_, i) => i),
     );

@@ -125,7 +125,7 @@ export const stacItemCollectionSchema = z.object({
 });
 export type StacItemCollection = z.infer<typeof stacItemCollectionSchema>;
 
-const limitDescription = `Items per page, 1 to ${STAC_MAX_LIMIT}; ${STAC_DEFAULT_LIMIT} when absent.`;
+const limitDescription = `Items per page, 1 or more; more than ${STAC_MAX_LIMIT} reads as ${STAC_MAX_LIMIT}; ${STAC_DEFAULT_LIMIT} when absent.`;
 const tokenDescription =
   'The opaque token of a `next` link (continues the same search after its last item) or of an item page’s `prev` link (the page before its first item).';
 const datetimeDescription =

@@ -59,6 +59,18 @@ export interface RecordedEvent {
   readonly type: string;
   readonly data: unknown;
   readonly metadata: EventMetadata;
+  /**
+   * `data` and `metadata` as the JSON text the store returned, when the subscription asked for it
+   * (`SubscribeAllOptions.keepStoredJson`), the adapter has it and the event was not upcast: a reader
+   * that writes them out again as JSON can pass this through instead of printing what it parsed.
+   */
+  readonly storedJson?: StoredJson;
+}
+
+/** An event's data and metadata as the store holds them (JSON text that parses to `data`, `metadata`). */
+export interface StoredJson {
+  readonly data: string;
+  readonly metadata: string;
 }
 
 export interface AppendResult {
@@ -90,6 +102,8 @@ export interface SubscribeAllOptions {
   readonly signal?: AbortSignal;
   /** Upper bound on the size of one delivered batch. */
   readonly maxBatchSize?: number;
+  /** Keep each event's stored JSON text beside what it parses to (`RecordedEvent.storedJson`), if the adapter can. */
+  readonly keepStoredJson?: boolean;
 }
 
 /**

@@ -209,6 +209,35 @@ describe('PostgresEventStore connections and transactions', () => {
     expect(tables.rows.map((row) => row.table_name)).toEqual(['events', 'streams']);
   });
 
+  it('keeps the stored JSON text when asked, for events delivered as stored only', async () => {
+    const store = await stores.createStore();
+    onTestFinished(() => store.close());
+    const data = {
+      id: randomUUID(),
+      title: 'a "quoted"\\ title\n\tÿ ✓',
+      n: [1e21, 0.1, -0, 12345678901234567000],
+    };
+    const asStored = { ...newEvent('CatalogCreated', data), metadata: newMetadata({ schemaVersion: 2 }) };
+    const upcast = { ...newEvent('CatalogCreated', data), metadata: newMetadata({ schemaVersion: 1 }) };
+    await store.append(newStreamId(), [asStored, upcast], { expectedRevision: 'no_stream' });
+    const firstPage = async (keepStoredJson: boolean) => {
+      for await (const page of store.subscribeAll({ after: START, keepStoredJson })) return page;
+      return [];
+    };
+
+    const [kept, upcastKept] = await firstPage(true);
+    const [plain, upcastPlain] = await firstPage(false);
+    // The text parses to exactly what the event carries, and the event is what a plain read gives.
+    expect(kept?.storedJson).toBeDefined();
+    expect(JSON.parse(kept?.storedJson?.data ?? '')).toEqual(kept?.data);
+    expect(JSON.parse(kept?.storedJson?.metadata ?? '')).toEqual(kept?.metadata);
+    expect({ ...kept, storedJson: undefined }).toEqual({ ...plain, storedJson: undefined });
+    expect(plain?.storedJson).toBeUndefined();
+    // An upcast event no longer has the stored data: no text.
+    expect(upcastKept?.storedJson).toBeUndefined();
+    expect(upcastKept).toEqual(upcastPlain);
+  });
+
   it('refuses a schema name that is not a plain identifier', async () => {
     await expect(
       ensureEventStoreSchema(stores.pool, { schema: 'x"; DROP TABLE y; --' }),

@@ -18,16 +18,50 @@ export const extentIntervalsSql = (alias: string) => `CASE WHEN ${alias}.extent 
                          ELSE jsonb_build_array(jsonb_build_array(COALESCE(${alias}.items_start, ${alias}.created_at), ${alias}.items_end)) END`;
 
 /**
- * The start of the first interval (STAC: the first one spans the whole extent). Never NULL: a given
- * start is required, a computed one falls back to the creation.
+ * A stored extent time as the contract takes it today: RFC 3339 in UTC, a day that exists, a year from
+ * 0001, no fraction rounding into year 10000 (PostgreSQL's timestamptz reads exactly these as the same
+ * instant). Extents stored before the contract checked the range can hold `0000-…` or such a fraction;
+ * both answer as an open end (`null`) rather than failing the cast, and with it every search, sort or
+ * filter that reads the collection (docs/stac.md, "Collection search").
+ */
+const DATE_TIME_PATTERN =
+  '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29' +
+  '|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8])))' +
+  'T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?';
+const STORED_TIME_PATTERN = `${DATE_TIME_PATTERN}Z$`;
+/**
+ * In SQL an offset is allowed too: a computed extent's times are jsonb timestamps (`…+00:00`), from the
+ * items' bounded times.
+ */
+const SQL_TIME_PATTERN = `${DATE_TIME_PATTERN}(?:Z|[+-]\\d\\d:\\d\\d)$`;
+/** What PostgreSQL cannot read as the same instant although the pattern allows it. */
+const OUT_OF_RANGE_PATTERN = '^(?:0000-|9999-12-31T23:59:59\\.999999[5-9])';
+
+const storedTime = new RegExp(STORED_TIME_PATTERN);
+const outOfRange = new RegExp(OUT_OF_RANGE_PATTERN);
+
+/** The stored time when it is one (see above), else `null`: an open end. */
+export function validExtentTime(value: unknown): string | null {
+  return typeof value === 'string' && storedTime.test(value) && !outOfRange.test(value) ? value : null;
+}
+
+/** The same in SQL over a text expression: a timestamptz, or NULL where `validExtentTime` answers null. */
+export const extentTimeSql = (text: string) =>
+  `(CASE WHEN ${text} ~ '${SQL_TIME_PATTERN}' AND ${text} !~ '${OUT_OF_RANGE_PATTERN}'
+         THEN (${text})::timestamptz END)`;
+
+/**
+ * The start of the first interval (STAC: the first one spans the whole extent). NULL only for a given
+ * start that is no valid time (an old extent; open, as the JSON shows it): a computed one falls back to
+ * the creation.
  */
 export const extentStartSql = `(CASE WHEN o.extent IS NOT NULL
-                                 THEN (o.extent #>> '{temporal,interval,0,0}')::timestamptz
+                                 THEN ${extentTimeSql(`(o.extent #>> '{temporal,interval,0,0}')`)}
                                  ELSE COALESCE(o.items_start, o.created_at) END)`;
 
-/** The end of the first interval; NULL when open-ended. */
+/** The end of the first interval; NULL when open-ended (or no valid time). */
 export const extentEndSql = `(CASE WHEN o.extent IS NOT NULL
-                               THEN (o.extent #>> '{temporal,interval,0,1}')::timestamptz
+                               THEN ${extentTimeSql(`(o.extent #>> '{temporal,interval,0,1}')`)}
                                ELSE o.items_end END)`;
 
 /**

@@ -25,7 +25,10 @@ const collectionQueryables: Readonly<Record<string, Queryable & { readonly title
     type: 'timestamp',
     title:
       "The temporal extent: compared, its start (the first interval's); for the T_ functions, the first interval, an open end unbounded",
-    interval: { start: extentStartSql, end: `COALESCE(${extentEndSql}, 'infinity'::timestamptz)` },
+    interval: {
+      start: `COALESCE(${extentStartSql}, '-infinity'::timestamptz)`,
+      end: `COALESCE(${extentEndSql}, 'infinity'::timestamptz)`,
+    },
   },
   start_datetime: {
     sql: extentStartSql,

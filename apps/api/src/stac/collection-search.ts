@@ -4,7 +4,7 @@ import type { ContainerCondition } from './container-query.js';
 import { parseDatetime } from './datetime-interval.js';
 import { parseFreeText } from './free-text-request.js';
 import { textMatchSql } from './free-text-sql.js';
-import { extentBoxesSql, extentIntervalsSql } from './collection-fields-sql.js';
+import { extentBoxesSql, extentIntervalsSql, extentTimeSql } from './collection-fields-sql.js';
 import { resolveCollectionQueryable } from './collection-queryables.js';
 import { cql2Condition, itemFilterCondition } from './item-filter.js';
 import { queryNodeFromText } from './query-extension.js';
@@ -60,10 +60,11 @@ function timeCondition(datetime: string): ContainerCondition {
   const { start, end } = parseDatetime(datetime);
   return (params: QueryParams) => {
     const parts = ['TRUE'];
-    if (end !== null) parts.push(`(i->>0)::timestamptz <= ${params.add(end, 'timestamptz')}`);
-    if (start !== null) {
-      parts.push(`(i->>1 IS NULL OR (i->>1)::timestamptz >= ${params.add(start, 'timestamptz')})`);
-    }
+    // A null end, or a stored time that is none (an old extent), is open, as the JSON shows it.
+    const startOf = extentTimeSql(`(i->>0)`);
+    const endOf = extentTimeSql(`(i->>1)`);
+    if (end !== null) parts.push(`(${startOf} IS NULL OR ${startOf} <= ${params.add(end, 'timestamptz')})`);
+    if (start !== null) parts.push(`(${endOf} IS NULL OR ${endOf} >= ${params.add(start, 'timestamptz')})`);
     return `EXISTS (SELECT 1 FROM jsonb_array_elements(${extentIntervalsSql('o')}) AS extent_interval(i)
                      WHERE ${parts.join(' AND ')})`;
   };

@@ -14,10 +14,11 @@ type KeyDefinition = Omit<SortKey, 'field' | 'direction'> & {
   readonly format?: string;
 };
 
+// Nullable: a given start that is no valid time (an old extent) reads as open, NULL (docs/stac.md).
 const start: KeyDefinition = {
   sql: extentStartSql,
   type: 'timestamptz',
-  nullable: false,
+  nullable: true,
   title: "The start of the temporal extent (its first interval's)",
   format: 'date-time',
 };

@@ -1,5 +1,6 @@
 import { STAC_VERSION, type StacCatalog, type StacCollection, type StacLink } from '@portal/contracts';
 import { extentOf } from '../collections/collection-record.js';
+import { validExtentTime } from './collection-fields-sql.js';
 import type { PortalObjectRow } from '@portal/read-model-portal-objects';
 import {
   GEOJSON_TYPE,
@@ -39,12 +40,17 @@ function parentLink(row: PortalObjectRow, urls: StacUrls): StacLink {
   };
 }
 
-/** The collection's extent as STAC writes it (the same boxes and intervals, in mutable arrays). */
+/**
+ * The collection's extent as STAC writes it (the same boxes and intervals, in mutable arrays). A stored
+ * time that is no valid one (an extent written before the contract checked the range) is an open end.
+ */
 function stacExtent(row: PortalObjectRow): StacCollection['extent'] {
   const { spatial, temporal } = extentOf(row);
   return {
     spatial: { bbox: spatial.bbox.map((box) => [...box]) },
-    temporal: { interval: temporal.interval.map(([start, end]) => [start, end]) },
+    temporal: {
+      interval: temporal.interval.map(([start, end]) => [validExtentTime(start), validExtentTime(end)]),
+    },
   };
 }
 

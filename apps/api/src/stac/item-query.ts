@@ -12,6 +12,7 @@ import type { ItemMatch, ItemSearch } from './item-search-request.js';
 import { afterSql, orderBySql, reversedSort, sortKeysSql } from './item-sort.js';
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
+import { searchAreaSql } from './search-area-sql.js';
 
 /**
  * A condition a later part of the search adds (the CQL2 `filter`): it binds its values through `params`
@@ -156,9 +157,7 @@ function conditions(
     where.push(`o.id = ANY(${params.add(ids, 'uuid[]')})`);
   }
   if (search.area !== null) {
-    // ST_MakeValid: a self-crossing polygon still means an area; GEOS would raise on it instead.
-    const area = `ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(${params.add(JSON.stringify(search.area), 'text')}), 4326))`;
-    where.push(`ST_Intersects(o.footprint, ${area})`);
+    where.push(`ST_Intersects(o.footprint, ${searchAreaSql(search.area, params)})`);
   }
   if (search.interval !== null) {
     const { start, end } = search.interval;

@@ -30,20 +30,33 @@ export interface ItemSearch extends ItemMatch {
 /** The values of a GET, as the query string gives them (repeated parameters are refused). */
 export type SearchQuery = Readonly<Partial<Record<keyof StacSearchBody, string>>>;
 
+/**
+ * The page size. Above the maximum it reads as the maximum, not an error: STAC's item search and OGC API
+ * Features both ask a server to serve at most its maximum rather than refuse (docs/stac.md, "Item search").
+ */
 function parseLimit(value: number | undefined): number {
   if (value === undefined) return STAC_DEFAULT_LIMIT;
-  if (!Number.isInteger(value) || value < 1 || value > STAC_MAX_LIMIT) {
-    throw badParameter('limit', `must be an integer from 1 to ${STAC_MAX_LIMIT}`, 'INVALID_LIMIT');
+  if (!Number.isInteger(value) || value < 1) {
+    throw badParameter(
+      'limit',
+      `must be a positive integer (at most ${STAC_MAX_LIMIT} are served)`,
+      'INVALID_LIMIT',
+    );
   }
-  return value;
+  return Math.min(value, STAC_MAX_LIMIT);
 }
 
 export function parseLimitText(text: string | undefined): number {
   if (text === undefined) return STAC_DEFAULT_LIMIT;
-  if (!/^\d{1,9}$/.test(text.trim())) {
-    throw badParameter('limit', `must be an integer from 1 to ${STAC_MAX_LIMIT}`, 'INVALID_LIMIT');
+  // Any number of digits: a limit past what Number holds exactly is still above the maximum.
+  if (!/^\d+$/.test(text.trim())) {
+    throw badParameter(
+      'limit',
+      `must be a positive integer (at most ${STAC_MAX_LIMIT} are served)`,
+      'INVALID_LIMIT',
+    );
   }
-  return parseLimit(Number(text));
+  return parseLimit(Math.min(Number(text), STAC_MAX_LIMIT + 1));
 }
 
 /** A list of ids: a comma-separated string or an array of strings, never empty, bounded. */

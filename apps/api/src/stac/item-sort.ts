@@ -164,8 +164,23 @@ export function reversedSort(sort: ItemSort): ItemSort {
   };
 }
 
+/** `(sql IS NULL)`: false for a value, true for NULL, so ascending it puts NULLs last, as PostgreSQL does. */
+const isNull = (key: SortKey) => `(${key.sql} IS NULL)`;
+
+/**
+ * The ORDER BY. A nullable key is preceded by whether it is NULL, in the same direction: the same order as
+ * PostgreSQL's (NULL last ascending, first descending), but written so an index on `(<key> IS NULL, <key>,
+ * id)` holds it and a page can continue inside it with one row comparison that keeps the NULLs
+ * (`afterSql`); an index on `(<key>, id)` cannot start after a value and still reach the NULLs past the end.
+ */
 export function orderBySql(sort: ItemSort): string {
-  return sort.keys.map((key) => `${key.sql} ${key.direction === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
+  return sort.keys
+    .flatMap((key) => {
+      const direction = key.direction === 'desc' ? 'DESC' : 'ASC';
+      const ordered = `${key.sql} ${direction}`;
+      return key.nullable ? [`${isNull(key)} ${direction}`, ordered] : [ordered];
+    })
+    .join(', ');
 }
 
 /** The keys of a row as text, in the form the token keeps and binds back (times to the microsecond). */
@@ -189,9 +204,47 @@ const same = (key: SortKey, value: string | null) =>
   value === null ? `${key.sql} IS NULL` : `${key.sql} = ${value}`;
 
 /**
- * The rows after the previous page's last `values` in the sort's order. When every key runs one way and
- * none is NULL, a row comparison (which an index on those keys answers as one range); otherwise the
- * lexicographic expansion, with the first key bounded so an index on it still starts at the right place.
+ * The row comparison of a one-way sort, as `orderBySql` orders it: each nullable key is first compared
+ * by whether it is NULL, then, when the page's value is not NULL, by the value. When it is NULL the value
+ * is left out: the rows that are NULL there too tie on that key and go on to the next, and a NULL is
+ * never compared (a row comparison meeting a NULL is unknown, which would drop the row).
+ */
+function rowComparison(sort: ItemSort, bound: readonly (string | null)[], operator: '<' | '>'): string {
+  const left: string[] = [];
+  const right: string[] = [];
+  sort.keys.forEach((key, index) => {
+    const value = bound[index] ?? null;
+    if (key.nullable) {
+      left.push(isNull(key));
+      right.push(value === null ? 'TRUE' : 'FALSE');
+    }
+    if (value !== null) {
+      left.push(key.sql);
+      right.push(value);
+    }
+  });
+  return `(${left.join(', ')}) ${operator} (${right.join(', ')})`;
+}
+
+/**
+ * A bound on the first key alone that every row after the page holds, so an index on it starts at the
+ * previous page's key: `(key IS NULL, key) >= (false, v)` ascending keeps the NULLs that follow every
+ * value; descending, NULLs come first and `key <= v` holds after a value; after a NULL ascending only
+ * NULLs follow. `null` when no bound narrows (after a NULL descending every value may follow).
+ */
+function leadingBound(first: SortKey, value: string | null): string | null {
+  if (value === null) return first.direction === 'asc' ? `${first.sql} IS NULL` : null;
+  if (first.direction === 'desc') return `${first.sql} <= ${value}`;
+  return first.nullable
+    ? `(${isNull(first)}, ${first.sql}) >= (FALSE, ${value})`
+    : `${first.sql} >= ${value}`;
+}
+
+/**
+ * The rows after the previous page's last `values` in the sort's order. When every key runs one way, a
+ * row comparison (which an index on those keys, with `IS NULL` before each nullable one, answers as one
+ * range); otherwise the lexicographic expansion, with the first key bounded so an index on it still
+ * starts at the right place (docs/stac.md, "Sort").
  */
 export function afterSql(sort: ItemSort, values: readonly (string | null)[], params: QueryParams): string {
   const bound = sort.keys.map((key, index) => {
@@ -200,10 +253,14 @@ export function afterSql(sort: ItemSort, values: readonly (string | null)[], par
   });
   const [first] = sort.keys;
   if (first === undefined) return 'TRUE';
-  const oneWay = sort.keys.every((key) => !key.nullable && key.direction === first.direction);
-  if (oneWay) {
-    const operator = first.direction === 'desc' ? '<' : '>';
-    return `(${sort.keys.map((key) => key.sql).join(', ')}) ${operator} (${bound.join(', ')})`;
+  const firstBound = bound[0] ?? null;
+  const leading = leadingBound(first, firstBound);
+  if (sort.keys.every((key) => key.direction === first.direction)) {
+    const comparison = rowComparison(sort, bound, first.direction === 'desc' ? '<' : '>');
+    // After a NULL ascending, `key IS NULL` is what puts the index scan among the NULLs at once.
+    return first.nullable && firstBound === null && leading !== null
+      ? `${leading} AND ${comparison}`
+      : comparison;
   }
   let after: string | null = null;
   for (let index = sort.keys.length - 1; index >= 0; index -= 1) {
@@ -213,13 +270,5 @@ export function afterSql(sort: ItemSort, values: readonly (string | null)[], par
     const tie: string | null = after === null ? null : `(${same(key, value)} AND ${after})`;
     after = here === null ? tie : tie === null ? here : `(${here} OR ${tie})`;
   }
-  const firstBound = bound[0];
-  // Descending, NULL comes first, so after a value only values at most it follow, and the bound holds
-  // for a nullable key too (a property: its index then starts at the previous page's key). Ascending,
-  // the NULLs come after every value, and a bound would leave them out.
-  const leading =
-    (first.nullable && first.direction === 'asc') || firstBound === null || firstBound === undefined
-      ? []
-      : [`${first.sql} ${first.direction === 'desc' ? '<=' : '>='} ${firstBound}`];
-  return [...leading, `(${after ?? 'FALSE'})`].join(' AND ');
+  return [...(leading === null ? [] : [leading]), `(${after ?? 'FALSE'})`].join(' AND ');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryParams } from '@portal/read-model-core';
-import { afterSql, itemSort } from './item-sort.js';
+import { afterSql, itemSort, orderBySql } from './item-sort.js';
 import { decodeItemToken, encodeItemToken } from './search-token.js';
 import { parseSortbyBody, parseSortbyText } from './sort-request.js';
 
@@ -43,13 +43,41 @@ describe('sortby', () => {
     expect(params.values).toEqual(['x', 'id']);
   });
 
-  it('bounds a nullable first key descending, where no NULL can follow a value, and not ascending', () => {
-    const descending = afterSql(itemSort(parseSortbyText('-cloud')), ['3', 'id'], new QueryParams());
-    expect(descending.startsWith("CASE WHEN jsonb_typeof((o.properties->'cloud'))")).toBe(true);
-    expect(descending).toMatch(/^CASE .* END <= \$1::jsonb AND \(/);
+  it('orders a nullable key by whether it is NULL first, in the same direction', () => {
+    const sql = orderBySql(itemSort(parseSortbyText('cloud,-title')));
+    expect(sql).toMatch(/^\(CASE .* END IS NULL\) ASC, CASE .* END ASC, o\.title DESC, o\.id ASC$/);
+  });
+
+  it('continues a one-way sort on a nullable key with one row comparison that keeps the NULLs', () => {
     const ascending = afterSql(itemSort(parseSortbyText('cloud')), ['3', 'id'], new QueryParams());
-    expect(ascending).toContain('END IS NULL');
-    expect(ascending).not.toContain('>= $1');
+    expect(ascending).toMatch(
+      /^\(\(CASE .* END IS NULL\), CASE .* END, o\.id\) > \(FALSE, \$1::jsonb, \$2::uuid\)$/,
+    );
+    const descending = afterSql(itemSort(parseSortbyText('-cloud')), ['3', 'id'], new QueryParams());
+    expect(descending).toMatch(/ < \(FALSE, \$1::jsonb, \$2::uuid\)$/);
+    // After a NULL, the value is left out of the comparison (a NULL would make it unknown) and,
+    // ascending, only NULLs follow.
+    const params = new QueryParams();
+    const afterNull = afterSql(itemSort(parseSortbyText('cloud')), [null, 'id'], params);
+    expect(afterNull).toMatch(
+      /^CASE .* END IS NULL AND \(\(CASE .* END IS NULL\), o\.id\) > \(TRUE, \$1::uuid\)$/,
+    );
+    expect(params.values).toEqual(['id']);
+  });
+
+  it('bounds the first key of a mixed sort so an index starts at the previous key', () => {
+    const ascending = afterSql(
+      itemSort(parseSortbyText('cloud,-title')),
+      ['3', 'x', 'id'],
+      new QueryParams(),
+    );
+    expect(ascending).toMatch(/^\(\(CASE .* END IS NULL\), CASE .* END\) >= \(FALSE, \$1::jsonb\) AND \(/);
+    const descending = afterSql(
+      itemSort(parseSortbyText('-cloud,title')),
+      ['3', 'x', 'id'],
+      new QueryParams(),
+    );
+    expect(descending).toMatch(/^CASE .* END <= \$1::jsonb AND \(/);
   });
 
   it('a token round-trips under its sort and is refused under another', () => {

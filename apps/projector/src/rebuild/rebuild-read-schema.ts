@@ -6,10 +6,11 @@ import { skippedEventIds } from '../dead-letters/dead-letter-queries.js';
 import type { Sql, Projection } from '@portal/read-model-core';
 import { ensureReadSchema } from '../schemas.js';
 import { quoteIdentifier } from '@portal/read-model-core';
-import { analyzeTables, ReadSchemaStatistics } from '../statistics.js';
+import { ReadSchemaStatistics } from '../statistics.js';
+import { analyzeSideBySide } from './analyze-side-by-side.js';
 import { copyReplay, foldsProjection } from './copy/copy-replay.js';
 import { UnfoldableHistoryError } from './copy/unfoldable.js';
-import { applyReaderDdl, type ReaderDdlProgress } from './reader-ddl.js';
+import { applyReaderDdl, READER_DDL_CONNECTIONS, type ReaderDdlProgress } from './reader-ddl.js';
 import { replayUntil } from './replay.js';
 import type { RebuildReplay } from './rebuild-replay.js';
 
@@ -187,6 +188,8 @@ interface Replayed {
   readonly replay: RebuildReplay;
   readonly events: number;
   readonly position: Position;
+  /** Indexes the replay left to build with the reader indexes (a copy replay's, of `portal_objects`). */
+  readonly indexesToBuild?: readonly string[];
 }
 
 /** Every event up to `until` into the fresh schema, in ordinary batches. */
@@ -238,7 +241,12 @@ async function replayByCopy(
       onPage: (events, position) => onProgress?.({ phase: 'replaying', events, position, until }),
     });
     log.info({ events: copied.events, phasesMs: copied.phasesMs }, 'rebuild: history copied');
-    return { replay: 'copy', events: copied.events, position: copied.position };
+    return {
+      replay: 'copy',
+      events: copied.events,
+      position: copied.position,
+      indexesToBuild: copied.indexesToBuild,
+    };
   } catch (error) {
     if (!(error instanceof UnfoldableHistoryError)) throw error;
     log.warn(
@@ -285,6 +293,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
       schema: names.fresh,
       projection,
       ...(options.indexBuildMemory === undefined ? {} : { memory: options.indexBuildMemory }),
+      ...(replayed.indexesToBuild === undefined ? {} : { alsoIndexes: replayed.indexesToBuild }),
       onStatement: (readerDdl) => onProgress?.({ phase: 'indexing', ...reached, readerDdl }),
     });
   }
@@ -292,7 +301,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   // Fresh tables have no statistics of their full size yet (nor the expression indexes just built); the
   // API's first queries after the swap should not plan blind.
   onProgress?.({ phase: 'analyzing', ...reached });
-  await analyzeTables(pool, names.fresh);
+  await analyzeSideBySide(pool, names.fresh, READER_DDL_CONNECTIONS);
   const analyzedAt = performance.now();
   log.info(
     {

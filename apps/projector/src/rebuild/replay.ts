@@ -12,7 +12,13 @@ export interface ReplayProgress {
  */
 export async function replayUntil(
   store: EventStore,
-  range: { readonly after: Position; readonly until: Position; readonly batchSize: number },
+  range: {
+    readonly after: Position;
+    readonly until: Position;
+    readonly batchSize: number;
+    /** Ask the store for each event's stored JSON text too (`RecordedEvent.storedJson`). */
+    readonly keepStoredJson?: boolean;
+  },
   apply: (batch: readonly RecordedEvent[], expected: Position) => Promise<Position>,
 ): Promise<ReplayProgress> {
   let position = range.after;
@@ -24,6 +30,7 @@ export async function replayUntil(
       after: position,
       signal: subscription.signal,
       maxBatchSize: range.batchSize,
+      ...(range.keepStoredJson === true ? { keepStoredJson: true } : {}),
     });
     for await (const batch of readAhead(pages)) {
       if (batch.length === 0) continue;

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { START, upcastRecordedEvent } from '@portal/domain';
+import { START, upcastPortalObjectEvent, upcastRecordedEvent } from '@portal/domain';
 import type {
   AppendOutcome,
   AppendResult,
@@ -12,7 +12,7 @@ import type {
   StreamAppend,
   SubscribeAllOptions,
 } from '@portal/domain';
-import type pg from 'pg';
+import pg from 'pg';
 import { outcomeOf, validateAppendMany } from '../append-many.js';
 import { explainRefusedAppend, validateAppend, validateMaxBatchSize } from '../append-rules.js';
 import { isAborted, subscriptionSignal } from '../abort.js';
@@ -226,7 +226,7 @@ export class PostgresEventStore implements EventStore {
       let cursor = options.after;
       while (!isAborted(signal)) {
         const seen = this.changes.current;
-        const page = await this.readAllPage(cursor, maxBatchSize);
+        const page = await this.readAllPage(cursor, maxBatchSize, options.keepStoredJson === true);
         this.onPageRead(page.length);
         if (isAborted(signal)) return;
         const last = page.at(-1);
@@ -361,7 +361,11 @@ export class PostgresEventStore implements EventStore {
     return explainRefusedAppend(streamId, events, expected, currentRevision, stored);
   }
 
-  private async readAllPage(after: Position, limit: number): Promise<RecordedEvent[]> {
+  private async readAllPage(
+    after: Position,
+    limit: number,
+    keepStoredJson: boolean,
+  ): Promise<RecordedEvent[]> {
     const barrier = await this.readBarrier();
     // xid8 has no negative values; 0 is the invalid transaction id, below every real one.
     const commit = after.commit < 0n ? 0n : after.commit;
@@ -370,8 +374,9 @@ export class PostgresEventStore implements EventStore {
       name: `es_read_all_${this.schema}`,
       text: this.statements.readAllPage,
       values: [commit.toString(), after.prepare.toString(), limit, barrier.toString()],
+      ...(keepStoredJson ? { types: jsonAsText } : {}),
     });
-    return result.rows.map(toRecordedEvent);
+    return keepStoredJson ? result.rows.map(toRecordedEventKeepingJson) : result.rows.map(toRecordedEvent);
   }
 
   /**
@@ -431,15 +436,54 @@ function toPosition(row: Pick<EventRow, 'commit_position' | 'prepare_position'>)
   return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
 }
 
-/** Decodes a row; stored events of an older schema version reach readers in today's shape. */
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return upcastRecordedEvent({
+/** node-postgres's parsers, but `json` and `jsonb` columns arrive as their text, parsed here instead. */
+const jsonAsText: pg.CustomTypesConfig = {
+  getTypeParser: ((...[oid, format]: Parameters<typeof pg.types.getTypeParser>): unknown =>
+    oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB
+      ? keepText
+      : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+};
+
+function keepText(text: string): string {
+  return text;
+}
+
+/**
+ * Decodes a row read with `jsonAsText`, keeping the text beside what it parses to when the event is
+ * delivered as stored (not upcast): the text then parses to exactly `data` and `metadata`.
+ */
+function toRecordedEventKeepingJson(row: EventRow): RecordedEvent {
+  const storedJson = { data: row.data as string, metadata: row.metadata as string };
+  const data: unknown = JSON.parse(storedJson.data);
+  const metadata = toStoredMetadata(JSON.parse(storedJson.metadata), row.event_id_text);
+  const upcast = upcastPortalObjectEvent(row.type, data, metadata);
+  if (upcast !== data) return decoded(row, upcast, metadata);
+  // Built whole, not spread from the decoded event: V8 copies a spread object slowly, once per event.
+  return {
     id: row.event_id_text,
     streamId: row.stream_id,
     revision: BigInt(row.stream_revision_text),
     position: toPosition(row),
     type: row.type,
-    data: row.data,
-    metadata: toStoredMetadata(row.metadata, row.event_id_text),
-  });
+    data,
+    metadata,
+    storedJson,
+  };
+}
+
+/** Decodes a row; stored events of an older schema version reach readers in today's shape. */
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return upcastRecordedEvent(decoded(row, row.data, row.metadata));
+}
+
+function decoded(row: EventRow, data: unknown, metadata: unknown): RecordedEvent {
+  return {
+    id: row.event_id_text,
+    streamId: row.stream_id,
+    revision: BigInt(row.stream_revision_text),
+    position: toPosition(row),
+    type: row.type,
+    data,
+    metadata: toStoredMetadata(metadata, row.event_id_text),
+  };
 }

@@ -15,23 +15,32 @@ const columnTypes = [
   'timestamptz[]', // occurred_at
   'jsonb[]', // data
   'jsonb[]', // metadata
+  'uuid[]', // the former parent of a move
 ] as const;
 
 /**
  * The audit rows of a whole run in one statement, numbered in event order (the rows are inserted in
- * the order of the sort, so `seq` follows it). A run holds no move, and no event of a run changes the
- * organization, kind or place of an object, so each row reads the same object row as it would right
- * after its own event.
+ * the order of the sort, so `seq` follows it), each as the single insert makes it (read-model.ts). The
+ * rows read what they would have read right after their own events: a run holds no move, and no event
+ * of a run changes the organization, kind or place of an object; the rows of events that went alone,
+ * deferred to the run, are never carried past a move (`endsDeferral`).
  */
 const insertAuditRun = `
   INSERT INTO audit_events (event_id, position, stream_id, revision, type, object_id, org_id, actor_id,
                             occurred_at, data, metadata, object_kind, ancestor_ids)
   SELECT e.event_id, e.position, e.stream_id, e.revision, e.type, e.object_id, COALESCE(o.org_id, e.org_id),
-         e.actor_id, e.occurred_at, e.data, e.metadata, o.kind, COALESCE(o.ancestor_ids, '{}')
+         e.actor_id, e.occurred_at, e.data, e.metadata, o.kind,
+         COALESCE(o.ancestor_ids, '{}') || ARRAY(
+           SELECT former.id
+             FROM unnest(CASE WHEN f.id IS NULL THEN '{}'::uuid[] ELSE f.ancestor_ids || f.id END)
+                  WITH ORDINALITY AS former(id, n)
+            WHERE NOT former.id = ANY(COALESCE(o.ancestor_ids, '{}'))
+            ORDER BY former.n)
     FROM unnest(${columnTypes.map((type, index) => `$${index + 1}::${type}`).join(', ')})
          WITH ORDINALITY AS e(event_id, position, stream_id, revision, type, object_id, org_id, actor_id,
-                              occurred_at, data, metadata, n)
+                              occurred_at, data, metadata, former_parent_id, n)
     LEFT JOIN portal_objects o ON o.id = e.object_id
+    LEFT JOIN portal_objects f ON f.id = e.former_parent_id
    ORDER BY e.n
   ON CONFLICT (event_id) DO NOTHING`;
 
@@ -40,10 +49,7 @@ export async function insertAuditRows(sql: Sql, events: readonly RecordedEvent[]
   if (audited.length === 0) return;
   const columns: unknown[][] = columnTypes.map(() => []);
   for (const event of audited) {
-    // The twelfth value, the former parent of a move, is always null: a run holds no move.
-    auditValues(event, auditSubjectOf(event))
-      .slice(0, columnTypes.length)
-      .forEach((value, index) => columns[index]?.push(value));
+    auditValues(event, auditSubjectOf(event)).forEach((value, index) => columns[index]?.push(value));
   }
   await sql.query({ name: 'projector_audit_events_insert_run', text: insertAuditRun, values: columns });
 }

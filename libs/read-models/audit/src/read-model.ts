@@ -47,5 +47,9 @@ export const auditReadModel: ReadModel = {
     // Rows are keyed by event id, and a run's are inserted in event order: any event joins a run.
     footprint: () => ({}),
     applyRun: (sql, events) => insertAuditRows(sql, events),
+    // A row reads its object's organization, kind and path, and a move's the path it left: only a move
+    // changes a path, so the rows of events that go alone wait for the next run until a move comes.
+    defers: () => true,
+    endsDeferral: (event) => event.type === 'PortalObjectMoved',
   },
 };

@@ -39,6 +39,18 @@ export interface SetHandler {
    * them overlapping). Must leave exactly the rows that `apply`, event after event, would leave.
    */
   applyRun(sql: Sql, events: readonly RecordedEvent[], context: HandlerContext): Promise<void>;
+  /**
+   * Optional: whether this read model may apply `event`, which another read model applies alone, later,
+   * with the next run's events (or at the end of the batch), saving it a statement. Deferred events
+   * reach `applyRun` before the run's own, in event order, so `applyRun` must take any event this says
+   * yes to. They are applied then, after the read models before this one applied what came between.
+   */
+  defers?(event: RecordedEvent): boolean;
+  /**
+   * With `defers`: whether `event`, applied by the read models before this one, may change what the
+   * events deferred so far read from them. If so they are applied first, before any read model applies it.
+   */
+  endsDeferral?(event: RecordedEvent): boolean;
 }
 
 /**

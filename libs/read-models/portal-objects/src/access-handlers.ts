@@ -41,8 +41,12 @@ interface OwnAccess {
  * principals) is computed from the new facts and written, only where it changed (a leaf: its row only).
  * `$1` id, `$2` revision, `$3` occurredAt, the event's values from `$4`. The inventory totals follow
  * through their statement triggers. A missing row is a broken read model, so it fails loudly.
+ * `subtree` selects the object and its descendants (`o`); for a leaf, the object alone.
  */
-function changeOwnAccessSql(own: OwnAccess): string {
+function changeOwnAccessSql(
+  own: OwnAccess,
+  subtree = 'o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid]',
+): string {
   return `
     WITH target AS (
       SELECT o.id, o.version FROM portal_objects o WHERE o.id = $1
@@ -59,7 +63,7 @@ function changeOwnAccessSql(own: OwnAccess): string {
              CASE WHEN o.id = own.id THEN own.visibility ELSE o.visibility END AS visibility,
              CASE WHEN o.id = own.id THEN own.shares ELSE o.shares END AS shares
         FROM portal_objects o CROSS JOIN own
-       WHERE o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid]
+       WHERE ${subtree}
     ), ${subtreeAccessCtes({ above: 'above', subtree: 'subtree' })},
     changed AS (
       UPDATE portal_objects o
@@ -91,11 +95,16 @@ async function changeOwnAccess(
 
 const ownAccessParameters = ['uuid', 'bigint', 'timestamptz'];
 
+/** The statement, and the same for a leaf (the subtree is the row alone, found by key). */
+function ownAccessBodies(own: OwnAccess): Pick<StatementFunction, 'body' | 'leafBody'> {
+  return { body: changeOwnAccessSql(own), leafBody: changeOwnAccessSql(own, 'o.id = $1') };
+}
+
 const visibilityChangedStatement: StatementFunction = {
   name: 'portal_change_visibility',
   parameters: [...ownAccessParameters, 'text'],
   returns: 'known boolean',
-  body: changeOwnAccessSql({ visibility: '$4::text', shares: 'o.shares' }),
+  ...ownAccessBodies({ visibility: '$4::text', shares: 'o.shares' }),
 };
 
 function visibilityChanged(sql: Sql, event: VisibilityChanged, recorded: RecordedEvent): Promise<void> {
@@ -110,7 +119,7 @@ const sharedStatement: StatementFunction = {
   name: 'portal_share_object',
   parameters: [...ownAccessParameters, 'text', 'text', 'text'],
   returns: 'known boolean',
-  body: changeOwnAccessSql({
+  ...ownAccessBodies({
     visibility: 'o.visibility',
     shares: `CASE
        WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(shares) AS s
@@ -132,7 +141,7 @@ const unsharedStatement: StatementFunction = {
   name: 'portal_unshare_object',
   parameters: [...ownAccessParameters, 'text', 'text'],
   returns: 'known boolean',
-  body: changeOwnAccessSql({
+  ...ownAccessBodies({
     visibility: 'o.visibility',
     shares: `COALESCE(
        (SELECT jsonb_agg(s ORDER BY at) FROM jsonb_array_elements(shares) WITH ORDINALITY AS e(s, at)

@@ -14,7 +14,8 @@ import { statementCall, type StatementFunction } from './statement-function.js';
  * delete, and reads must agree with commands, which see them under a deleted ancestor. A leaf (no live
  * child: then no live descendant either, since whatever lands below a tombstone is buried) skips that.
  */
-const deleteSql = `
+function deleteSql(buried: string): string {
+  return `
   WITH target AS (
     SELECT o.id, o.parent_id, o.version, o.child_count, o.deleted_at IS NOT NULL AS deleted,
            o.kind = 'item' AND o.status = 'ready' AND o.deleted_at IS NULL AS in_extent
@@ -26,11 +27,7 @@ const deleteSql = `
        SET deleted_at = COALESCE(o.deleted_at, $3::timestamptz), child_count = 0, version = $2::bigint,
            updated_at = $3::timestamptz
       FROM go WHERE o.id = go.id
-  ), buried AS (
-    UPDATE portal_objects o SET deleted_at = $3::timestamptz, child_count = 0
-      FROM go
-     WHERE go.child_count > 0 AND o.ancestor_ids @> ARRAY[$1::uuid] AND o.deleted_at IS NULL
-  ), parent AS (
+  )${buried}, parent AS (
     UPDATE portal_objects p
        SET child_count = p.child_count - 1,
            items_bbox = CASE WHEN g.in_extent THEN r.box ELSE p.items_bbox END,
@@ -40,12 +37,21 @@ const deleteSql = `
      WHERE p.id = g.parent_id AND NOT g.deleted AND p.deleted_at IS NULL
   )
   SELECT EXISTS (SELECT 1 FROM target) AS known`;
+}
+
+const buryDescendants = `, buried AS (
+    UPDATE portal_objects o SET deleted_at = $3::timestamptz, child_count = 0
+      FROM go
+     WHERE go.child_count > 0 AND o.ancestor_ids @> ARRAY[$1::uuid] AND o.deleted_at IS NULL
+  )`;
 
 export const deleteFunction: StatementFunction = {
   name: 'portal_delete_object',
   parameters: ['uuid', 'bigint', 'timestamptz'],
   returns: 'known boolean',
-  body: deleteSql,
+  body: deleteSql(buryDescendants),
+  // Nothing below a leaf to bury.
+  leafBody: deleteSql(''),
 };
 const deleteCall = statementCall(deleteFunction);
 

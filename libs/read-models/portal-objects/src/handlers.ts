@@ -15,6 +15,7 @@ import { itemsExtentWithoutSql } from './collection-extent.js';
 import { itemColumns, newObjectRow } from './new-object-row.js';
 import { insertPlaced, placedInsertStatements } from './placed-insert.js';
 import { applyMove } from './move-statement.js';
+import { candidatePrefixes, renameCandidates, sendRename } from './rename-statement.js';
 import { findObject, type ObjectRow } from './rows.js';
 import { assignSlug } from './slug-assignment.js';
 
@@ -138,22 +139,59 @@ async function targetOf(
 }
 
 async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedEvent): Promise<void> {
+  const { changes } = event.data;
+  if (changes.title !== undefined) {
+    // The common case in one round trip: the slug among the title's first candidates.
+    const { assignments, values } = changedColumns(changes, 6);
+    const base = slugify(changes.title);
+    const outcome = await sendRename(sql, event.data, assignments, [
+      event.data.id,
+      recorded.revision.toString(),
+      recorded.metadata.occurredAt,
+      renameCandidates(base),
+      candidatePrefixes(base),
+      ...values,
+    ]);
+    if (outcome === 'already applied') return;
+    if (outcome === 'applied') {
+      if (changes.metadata !== undefined) await recomputeParentExtent(sql, event.data.id);
+      return;
+    }
+  }
   const row = await targetOf(sql, event, recorded);
   if (!row) return;
-  const { changes } = event.data;
-  const values: unknown[] = [row.id, recorded.revision.toString(), recorded.metadata.occurredAt];
-  const assignments = ['version = $2', 'updated_at = $3'];
-  const set = (column: string, value: unknown, cast = ''): number => {
-    values.push(value);
-    assignments.push(`${column} = $${values.length}${cast}`);
-    return values.length;
-  };
+  const { assignments, values } = changedColumns(changes, 4);
   if (changes.title !== undefined) {
-    set('title', changes.title);
     const base = slugify(changes.title);
     const request = { parentId: row.parentId, orgId: row.orgId, base, objectId: row.id, current: row.slug };
-    set('slug', await assignSlug(sql, request));
+    values.push(await assignSlug(sql, request));
+    assignments.push(`slug = $${values.length + 3}`);
   }
+  await sql.query(
+    `UPDATE portal_objects SET version = $2, updated_at = $3${assignments.map((assignment) => `, ${assignment}`).join('')}
+      WHERE id = $1 AND version < $2`,
+    [row.id, recorded.revision.toString(), recorded.metadata.occurredAt, ...values],
+  );
+  if (changes.metadata !== undefined) await recomputeParentExtent(sql, row.id);
+}
+
+/**
+ * The assignments of the columns an update changes (the slug aside), their values numbered from
+ * `firstParameter` on.
+ */
+function changedColumns(
+  changes: PortalObjectUpdated['data']['changes'],
+  firstParameter: number,
+): { assignments: string[]; values: unknown[] } {
+  const values: unknown[] = [];
+  const assignments: string[] = [];
+  const set = (column: string, value: unknown, cast = ''): number => {
+    values.push(value);
+    const parameter = firstParameter + values.length - 1;
+    assignments.push(`${column} = $${parameter}${cast}`);
+    return parameter;
+  };
+  if (changes.title !== undefined) set('title', changes.title);
   if (changes.description !== undefined) set('description', changes.description);
   if (changes.links !== undefined) set('links', JSON.stringify(changes.links), '::jsonb');
   if (changes.license !== undefined) set('license', changes.license);
@@ -162,9 +200,5 @@ async function updated(sql: Sql, event: PortalObjectUpdated, recorded: RecordedE
     set('extent', changes.extent && JSON.stringify(changes.extent), '::jsonb');
   if (changes.assets !== undefined) set('href_assets', JSON.stringify(changes.assets), '::jsonb');
   if (changes.metadata !== undefined) assignments.push(setMetadata(changes.metadata, set));
-  await sql.query(
-    `UPDATE portal_objects SET ${assignments.join(', ')} WHERE id = $1 AND version < $2`,
-    values,
-  );
-  if (changes.metadata !== undefined) await recomputeParentExtent(sql, row.id);
+  return { assignments, values };
 }

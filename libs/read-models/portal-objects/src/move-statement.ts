@@ -24,8 +24,10 @@ const noScope = '00000000-0000-0000-0000-000000000000';
  *   other (not when buried); a ready, live item leaves the old parent's extent (recomputed from the
  *   items staying there) and widens the new parent's.
  * The inventory totals follow through their statement triggers, which see every row written here.
+ * `subtree` selects the object and its descendants (`o`); for a leaf, the object alone.
  */
-const moveSql = `
+function moveSql(subtree: string): string {
+  return `
   WITH target AS (
     SELECT o.id, o.parent_id, o.org_id, o.title, o.slug, o.ancestor_ids, o.version,
            o.deleted_at IS NOT NULL AS deleted,
@@ -59,7 +61,7 @@ const moveSql = `
   ), subtree AS MATERIALIZED (
     SELECT o.id, o.ancestor_ids, o.org_id, o.created_by, o.visibility, o.shares
       FROM portal_objects o
-     WHERE (o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid]) AND EXISTS (SELECT 1 FROM go)
+     WHERE ${subtree} AND EXISTS (SELECT 1 FROM go)
   ), ${subtreeAccessCtes({ above: 'go', subtree: 'subtree' })},
   moved AS (
     UPDATE portal_objects o
@@ -108,12 +110,15 @@ const moveSql = `
          EXISTS (SELECT 1 FROM due) AS placed, EXISTS (SELECT 1 FROM go) AS applied,
          (SELECT title FROM target) AS title, (SELECT org_id FROM target) AS org_id,
          (SELECT slug FROM target) AS slug`;
+}
 
 export const moveFunction: StatementFunction = {
   name: 'portal_move_object',
   parameters: ['uuid', 'bigint', 'uuid', 'timestamptz', 'text'],
   returns: 'known boolean, due boolean, placed boolean, applied boolean, title text, org_id uuid, slug text',
-  body: moveSql,
+  body: moveSql('(o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid])'),
+  // Most moves are of leaves: the subtree is the row alone, found by key.
+  leafBody: moveSql('o.id = $1'),
 };
 const moveCall = statementCall(moveFunction);
 

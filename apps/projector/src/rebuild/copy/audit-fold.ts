@@ -1,5 +1,5 @@
-import { isStructureStream, type RecordedEvent } from '@portal/domain';
-import { auditSubjectOf, auditValues } from '@portal/read-model-audit';
+import { formatPosition, isStructureStream, isUuid, type RecordedEvent } from '@portal/domain';
+import { auditSubjectOf } from '@portal/read-model-audit';
 import { textArray, type CopyValue } from './copy-text.js';
 import type { FoldedObject } from './folded-object.js';
 
@@ -21,9 +21,12 @@ export const auditColumns = [
 ] as const;
 
 /**
- * The audit row of an event as the audit read model's insert makes it (audit/read-model.ts), read from
- * the object rows right after the event was folded: the object's organization, kind and path, and for a
- * move the path it left. `null` for the structure streams' bookkeeping, which has no row.
+ * The audit row of an event as the audit read model's insert makes it (audit/read-model.ts, with the
+ * parameters of `auditValues`), read from the object rows right after the event was folded: the
+ * object's organization, kind and path, and for a move the path it left. The data and metadata go out
+ * as the store's own JSON text when it kept it (it parses to the same `jsonb` as the text the SQL path
+ * prints from what it parsed), else printed as the SQL path prints them. `null` for the structure
+ * streams' bookkeeping, which has no row.
  */
 export function auditRow(
   recorded: RecordedEvent,
@@ -32,13 +35,27 @@ export function auditRow(
 ): CopyValue[] | null {
   if (isStructureStream(recorded.streamId)) return null;
   const subject = auditSubjectOf(recorded);
-  const values = auditValues(recorded, subject).slice(0, 11) as (string | null)[];
   const object = subject.objectId === null ? undefined : objects.get(subject.objectId);
   const former = subject.formerParentId === null ? undefined : objects.get(subject.formerParentId);
   const ancestors = object === undefined ? [] : pathOf(object);
   const left = former === undefined ? [] : [...pathOf(former), former.id];
-  const path = [...ancestors, ...left.filter((id) => !ancestors.includes(id))];
-  // COALESCE(o.org_id, $7): the object's organization, else the organization's own events' one.
-  values[6] = object?.orgId ?? values[6] ?? null;
-  return [...values, object?.kind ?? null, textArray(path)];
+  const path =
+    left.length === 0 ? ancestors : [...ancestors, ...left.filter((id) => !ancestors.includes(id))];
+  const { actorId } = recorded.metadata;
+  return [
+    recorded.id,
+    formatPosition(recorded.position),
+    recorded.streamId,
+    recorded.revision.toString(),
+    recorded.type,
+    subject.objectId,
+    // COALESCE(o.org_id, $7): the object's organization, else the organization's own events' one.
+    object?.orgId ?? subject.orgId,
+    isUuid(actorId) ? actorId : null,
+    recorded.metadata.occurredAt,
+    recorded.storedJson?.data ?? JSON.stringify(recorded.data),
+    recorded.storedJson?.metadata ?? JSON.stringify(recorded.metadata),
+    object?.kind ?? null,
+    textArray(path),
+  ];
 }

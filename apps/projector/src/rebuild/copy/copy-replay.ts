@@ -7,7 +7,6 @@ import { identityReadModel } from '@portal/read-model-identity';
 import { inventoryTotalsReadModel } from '@portal/read-model-inventory-totals';
 import { portalObjectsReadModel } from '@portal/read-model-portal-objects';
 import { quoteIdentifier } from '@portal/read-model-core';
-import { DEFAULT_INDEX_BUILD_MEMORY } from '../reader-ddl.js';
 import { replayUntil } from '../replay.js';
 import { auditColumns, auditRow } from './audit-fold.js';
 import type { CopyValue } from './copy-text.js';
@@ -85,12 +84,18 @@ export interface CopyReplayResult {
   readonly events: number;
   /** Where the time went: folding (with the audit rows copied as they come), then the other tables. */
   readonly phasesMs: { readonly fold: number; readonly write: number };
+  /**
+   * The projector indexes of `portal_objects` (all but its keys), dropped before its COPY: the caller
+   * builds them with the reader indexes, side by side (`applyReaderDdl`), before anything else writes.
+   */
+  readonly indexesToBuild: readonly string[];
 }
 
 /**
  * Folds every event up to `until` in memory and writes each table of the fresh schema once, by COPY:
  * the audit rows page by page as they are made (they never change), the rest (objects, uploads,
  * assets, identity) once the head is reached, then the footprints (PostGIS) and the checkpoint.
+ * `portal_objects` is left without its projector indexes, for the caller to build (`indexesToBuild`).
  * Throws `UnfoldableHistoryError` for an event the fold cannot reproduce; the schema is then partly
  * filled and must be dropped.
  */
@@ -117,7 +122,13 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
     const result = await settled(
       replayUntil(
         options.store,
-        { after: START, until: options.until, batchSize: options.pageSize ?? COPY_REPLAY_PAGE_SIZE },
+        {
+          after: START,
+          until: options.until,
+          batchSize: options.pageSize ?? COPY_REPLAY_PAGE_SIZE,
+          // The audit rows' data and metadata are passed through as stored, not parsed and printed again.
+          keepStoredJson: true,
+        },
         async (batch) => {
           const rows: CopyValue[][] = [];
           for (const recorded of batch) {
@@ -157,7 +168,7 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
     { events: replayed.events, objects: portal.objects.size },
     'rebuild: history folded; copying the tables',
   );
-  await inTransaction(pool, async (client) => {
+  const indexesToBuild = await inTransaction(pool, async (client) => {
     const into = (table: string, columns: readonly string[]) => ({ schema, table, columns });
     // Its indexes (but the primary key) are built after the copy: one sort each, not a GIN insertion per row.
     const indexes = await withoutIndexes(client, schema, 'portal_objects');
@@ -167,8 +178,6 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
       into('portal_objects', objectColumns),
       mapped(portal.objects.values(), (object) => objectValues(object, stacItemOf(object))),
     );
-    await client.query("SELECT set_config('maintenance_work_mem', $1, true)", [DEFAULT_INDEX_BUILD_MEMORY]);
-    for (const definition of indexes) await client.query(definition);
     await copyRows(client, into('uploads', uploadColumns), mapped(portal.uploads.values(), uploadValues));
     await copyRows(client, into('assets', assetColumns), mapped(portal.assets.values(), assetValues));
     for (const { table, columns, rows } of identity.tables())
@@ -185,12 +194,14 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
         WHERE name = $1`,
       [options.projectionName, replayed.position.commit.toString(), replayed.position.prepare.toString()],
     );
+    return indexes;
   });
   const writtenAt = performance.now();
   return {
     position: replayed.position,
     events: replayed.events,
     phasesMs: { fold: Math.round(foldedAt - startedAt), write: Math.round(writtenAt - foldedAt) },
+    indexesToBuild,
   };
 }
 

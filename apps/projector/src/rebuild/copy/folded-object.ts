@@ -21,6 +21,8 @@ export interface FoldedObject {
   title: string;
   description: string | null;
   parentId: string | null;
+  /** The row `parentId` names, held directly: paths are walked up at every create and audit row. */
+  parent: FoldedObject | null;
   readonly orgId: string | null;
   slug: string;
   /** Filled when the history is folded (`PortalFold.finish`), from the parents; until then `pathOf`. */
@@ -54,7 +56,24 @@ export interface FoldedObject {
   shareReaders: readonly string[];
   shareEditors: readonly string[];
   readPrincipals: readonly string[];
-  readonly children: Set<string>;
+  /** `noChildren` until the first child arrives (most rows never get one): `addChild`, `removeChild`. */
+  children: ReadonlySet<string>;
+}
+
+/**
+ * Shared by every row that has none, instead of an empty collection each: a folded portal holds every
+ * object until the head, and the garbage collector walks all of it again at each major collection.
+ */
+export const noChildren: ReadonlySet<string> = new Set();
+export const noElements: readonly never[] = Object.freeze([]);
+
+export function addChild(parent: FoldedObject, childId: string): void {
+  if (parent.children === noChildren) parent.children = new Set([childId]);
+  else (parent.children as Set<string>).add(childId);
+}
+
+export function removeChild(parent: FoldedObject, childId: string): void {
+  if (parent.children !== noChildren) (parent.children as Set<string>).delete(childId);
 }
 
 /** An item's `uploads` row. */

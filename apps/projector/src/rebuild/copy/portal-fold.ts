@@ -20,7 +20,16 @@ import {
 } from '@portal/read-model-portal-objects';
 import { inherit, rootAccess } from './access-fold.js';
 import { extentOf, noExtent, widened, type Box } from './extent-fold.js';
-import { inExtent, isLive, type FoldedObject, type FoldedUpload } from './folded-object.js';
+import {
+  addChild,
+  inExtent,
+  isLive,
+  noChildren,
+  noElements,
+  removeChild,
+  type FoldedObject,
+  type FoldedUpload,
+} from './folded-object.js';
 import { SiblingSlugs } from './sibling-slugs.js';
 import { parseStamp, type Stamp } from './timestamps.js';
 import { UnfoldableHistoryError } from './unfoldable.js';
@@ -117,7 +126,7 @@ export class PortalFold {
   }
 
   private parentOf(object: FoldedObject): FoldedObject | undefined {
-    return object.parentId === null ? undefined : this.objects.get(object.parentId);
+    return object.parent ?? undefined;
   }
 
   /**
@@ -142,7 +151,7 @@ export class PortalFold {
     const pending: FoldedObject[] = [];
     for (const object of this.objects.values()) {
       if (object.parentId !== null) continue;
-      object.ancestorIds = [];
+      object.ancestorIds = noElements;
       object.depth = 1;
       inherit(object, rootAccess);
       pending.push(object);
@@ -211,10 +220,11 @@ export class PortalFold {
       title: row.title,
       description: row.description,
       parentId: row.parentId,
+      parent,
       orgId: row.orgId,
       slug,
       // Set once the history is folded (`finish`), as are the inherited access columns below.
-      ancestorIds: [],
+      ancestorIds: noElements,
       depth: 0,
       childCount: 0,
       links: row.links,
@@ -239,14 +249,14 @@ export class PortalFold {
       visibility: row.visibility,
       effectiveVisibility: row.visibility,
       createdBy: row.createdBy,
-      shares: [],
-      shareReaders: [],
-      shareEditors: [],
-      readPrincipals: [],
-      children: new Set(),
+      shares: noElements,
+      shareReaders: noElements,
+      shareEditors: noElements,
+      readPrincipals: noElements,
+      children: noChildren,
     };
     this.objects.set(object.id, object);
-    parent?.children.add(object.id);
+    if (parent !== null) addChild(parent, object.id);
     if (!buried) {
       this.slugs.take(object);
       if (parent !== null) parent.childCount += 1;
@@ -366,9 +376,10 @@ export class PortalFold {
         row.childCount = 0;
       }
     }
-    oldParent?.children.delete(target.id);
-    destination?.children.add(target.id);
+    if (oldParent !== undefined) removeChild(oldParent, target.id);
+    if (destination !== null) addChild(destination, target.id);
     target.parentId = toParentId;
+    target.parent = destination;
     target.slug = newSlug;
     target.version = recorded.revision;
     target.updatedAt = at;

@@ -4,6 +4,7 @@ import type { FoldedAsset } from './portal-fold.js';
 
 /** The JSON of a row's shares, as the share statements build each one. */
 function sharesJson(object: FoldedObject): string {
+  if (object.shares.length === 0) return '[]';
   return JSON.stringify(
     object.shares.map((share) => ({
       principal: { type: share.type, id: share.id },

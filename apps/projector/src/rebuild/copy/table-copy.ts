@@ -9,15 +9,19 @@ import { copyLine, type CopyValue } from './copy-text.js';
 const rowsPerChunk = 2000;
 
 function* chunksOf(rows: Iterable<readonly CopyValue[]>): Generator<Buffer> {
-  let lines: string[] = [];
+  // Appended to one string (V8 keeps the pieces and copies them once, into the buffer).
+  let text = '';
+  let lines = 0;
   for (const row of rows) {
-    lines.push(copyLine(row));
-    if (lines.length >= rowsPerChunk) {
-      yield Buffer.from(lines.join(''));
-      lines = [];
+    text += copyLine(row);
+    lines += 1;
+    if (lines >= rowsPerChunk) {
+      yield Buffer.from(text);
+      text = '';
+      lines = 0;
     }
   }
-  if (lines.length > 0) yield Buffer.from(lines.join(''));
+  if (lines > 0) yield Buffer.from(text);
 }
 
 /**

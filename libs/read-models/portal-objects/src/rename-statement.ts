@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { slugCandidate } from '@portal/domain';
+import type { Sql } from '@portal/read-model-core';
+
+const noScope = '00000000-0000-0000-0000-000000000000';
+
+/** How many of the title's candidates the statement tries; past them the handler looks further. */
+export const RENAME_CANDIDATES = 16;
+
+/** The first candidates the new title gives (`base`, `base-2`, …), in order. */
+export function renameCandidates(base: string): string[] {
+  return Array.from({ length: RENAME_CANDIDATES }, (_, index) => slugCandidate(base, index + 1));
+}
+
+/**
+ * What precedes `-<n>` in the candidates of `base` whose number has 1, 2, … 9 digits (the base cut
+ * shorter as the number grows): a slug `<prefix>-<n>` with n ≥ 2 derives from `base` exactly when its
+ * prefix is the one for its number of digits (`derivesFrom`, slug-assignment.ts).
+ */
+export function candidatePrefixes(base: string): string[] {
+  return Array.from({ length: 9 }, (_, index) => {
+    const n = index === 0 ? 2 : 10 ** index;
+    return slugCandidate(base, n).slice(0, -`-${n}`.length);
+  });
+}
+
+/**
+ * An update that takes a new title, slug lookups included, in one statement. `$1` id, `$2` revision,
+ * `$3` occurredAt, `$4` the title's first candidates, `$5` its candidate prefixes, then the
+ * assignments' values. The slug is the one `assignSlug` gives: the current one when it derives from the
+ * title and no live sibling holds it, else the first candidate no live sibling holds (one lookup of the
+ * unique index for all of them).
+ *
+ * When every candidate of the window is taken it changes nothing and says so (`applied` false while
+ * `due`); the handler then reads the row and looks further, as before.
+ */
+export function renameSql(assignments: readonly string[]): string {
+  return `
+  WITH target AS (
+    SELECT o.id, o.slug, o.version, COALESCE(o.parent_id, o.org_id, '${noScope}'::uuid) AS sibling_group,
+           regexp_match(o.slug, '^(.*)-([1-9][0-9]{0,8})$') AS suffix
+      FROM portal_objects o WHERE o.id = $1
+  ), taken AS (
+    SELECT s.slug FROM portal_objects s JOIN target t
+        ON COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = t.sibling_group
+     WHERE s.deleted_at IS NULL AND s.id <> t.id AND s.slug = ANY($4::text[] || t.slug)
+  ), chosen AS (
+    SELECT COALESCE(
+             (SELECT t.slug
+               WHERE (t.slug = ($4::text[])[1]
+                      OR (t.suffix[2]::integer >= 2 AND t.suffix[1] = ($5::text[])[length(t.suffix[2])]))
+                 AND t.slug NOT IN (SELECT slug FROM taken)),
+             (SELECT c.slug FROM unnest($4::text[]) WITH ORDINALITY AS c(slug, n)
+               WHERE c.slug NOT IN (SELECT slug FROM taken) ORDER BY c.n LIMIT 1)) AS slug
+      FROM target t
+     WHERE t.version < $2
+  ), changed AS (
+    UPDATE portal_objects o
+       SET version = $2, updated_at = $3, slug = c.slug${assignments.map((assignment) => `, ${assignment}`).join('')}
+      FROM chosen c
+     WHERE o.id = $1 AND o.version < $2 AND c.slug IS NOT NULL
+    RETURNING o.id
+  )
+  SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM target WHERE version < $2) AS due,
+         EXISTS (SELECT 1 FROM changed) AS applied`;
+}
+
+export type RenameOutcome = 'applied' | 'already applied' | 'look further';
+
+/** Sends the rename; a missing row is a broken read model, so it fails loudly. */
+export async function sendRename(
+  sql: Sql,
+  target: { readonly id: string; readonly kind: string },
+  assignments: readonly string[],
+  values: readonly unknown[],
+): Promise<RenameOutcome> {
+  const text = renameSql(assignments);
+  const result = await sql.query<{ known: boolean; due: boolean; applied: boolean }>({
+    // Prepared per set of changed columns (a few dozen at most), so each is parsed once per session
+    // and its plan cached as the batch's plan policy allows.
+    name: `projector_portal_objects_rename_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`,
+    text,
+    values: [...values],
+  });
+  const outcome = result.rows[0];
+  if (outcome?.known !== true) throw new Error(`${target.kind} ${target.id} is not in the read model`);
+  if (!outcome.due) return 'already applied';
+  return outcome.applied ? 'applied' : 'look further';
+}
