@@ -17,10 +17,14 @@ import { captureLogger } from './support/test-logger.js';
 // and by copy (the history folded in memory, each table written once). Histories are
 // random and valid: creates with colliding titles, renames, moves of subtrees, deletes, uploads and
 // their assets, visibility changes, shares, users and organizations. EQUIVALENCE_HISTORIES sets how
-// many (thousands for a long run); EQUIVALENCE_SEED replays the seed fast-check printed on a failure.
+// many (thousands for a long run, which then prints its progress), EQUIVALENCE_MAX_EVENTS how long
+// each may be; EQUIVALENCE_SEED replays the seed fast-check printed on a failure.
 
 const histories = Number(process.env.EQUIVALENCE_HISTORIES ?? 25);
 const replaySeed = process.env.EQUIVALENCE_SEED;
+const maxEvents = Number(process.env.EQUIVALENCE_MAX_EVENTS ?? 150);
+// A long run takes hours on a loaded machine; a line every 50 histories says how far it got.
+const progressEvery = histories > 100 ? 50 : Infinity;
 const setBatchSizes = [1, 7, 500] as const;
 
 let pool: Pool;
@@ -78,7 +82,7 @@ async function applyInBatches(
 
 const history = fc.record({
   seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  length: fc.integer({ min: 1, max: 150 }),
+  length: fc.integer({ min: 1, max: maxEvents }),
   rebuildBatchSize: fc.integer({ min: 1, max: 200 }),
 });
 
@@ -86,8 +90,15 @@ describe('set-based application', () => {
   it(
     'leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so do rebuilds in batches and by copy',
     async () => {
+      const started = Date.now();
+      let tried = 0;
       await fc.assert(
         fc.asyncProperty(history, async ({ seed, length, rebuildBatchSize }) => {
+          tried += 1;
+          if (tried % progressEvery === 0) {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            process.stderr.write(`equivalence: ${tried} of ${histories} histories tried, ${seconds} s\n`);
+          }
           const store = new InMemoryEventStore();
           await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(
             store,
