@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { comparePositions, parsePosition, START } from '@portal/domain';
+import { comparePositions, formatPosition, parsePosition, START, type Position } from '@portal/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advisoryLockKey } from '../src/advisory-lock-key.js';
-import { withClient } from '@portal/platform';
+import { withClient, type PoolClient } from '@portal/platform';
 import { portalProjection } from '../src/portal-projection.js';
 import { leadershipName } from '../src/run-projector.js';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
-import { dumpPortalObjects, dumpReadModel } from './support/dump.js';
+import { dumpPortalObjects } from './support/dump.js';
 import {
   checkpointOf,
   openFixture,
@@ -16,6 +16,7 @@ import {
   type ProjectorFixture,
 } from './support/projector-fixture.js';
 import { startWriter } from './support/background-writer.js';
+import { dumpReadSchema } from './support/read-schema-dump.js';
 import { PortalScenario } from './support/scenario.js';
 import { dropSchemas, TEST_DATABASE_URL, uniqueSchema } from './support/test-database.js';
 import { captureLogger } from './support/test-logger.js';
@@ -117,15 +118,49 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   process.kill(-child.pid, signal);
 }
 
+/**
+ * Holds back every write to the audit trail: a batch writes its object rows first and its audit rows
+ * last (the audit read model reads the rows the others wrote), so the projector's next batch stops
+ * halfway, its transaction open with rows written and the checkpoint row locked.
+ */
+async function holdAuditWrites(client: PoolClient): Promise<void> {
+  await client.query('BEGIN');
+  // EXCLUSIVE lets readers through and stops every INSERT.
+  await client.query(`LOCK TABLE "${fixture.readSchema}".audit_events IN EXCLUSIVE MODE`);
+}
+
+/**
+ * The backend of a batch stopped halfway: it waits for the audit trail, has written object rows and
+ * holds the checkpoint row (`FOR UPDATE`) in the same transaction.
+ */
+async function halfwayBatch(): Promise<number | undefined> {
+  const table = (name: string) => `'"${fixture.readSchema}".${name}'::regclass`;
+  const result = await fixture.pool.query<{ pid: number }>(
+    `SELECT waiting.pid FROM pg_locks waiting
+       JOIN pg_locks written ON written.pid = waiting.pid AND written.granted
+        AND written.relation = ${table('portal_objects')} AND written.mode = 'RowExclusiveLock'
+       JOIN pg_locks checkpoint ON checkpoint.pid = waiting.pid AND checkpoint.granted
+        AND checkpoint.relation = ${table('projection_checkpoints')} AND checkpoint.mode = 'RowShareLock'
+      WHERE waiting.relation = ${table('audit_events')} AND NOT waiting.granted`,
+  );
+  return result.rows[0]?.pid;
+}
+
+async function backendGone(pid: number): Promise<boolean> {
+  const result = await fixture.pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+  return result.rowCount === 0;
+}
+
 describe('crash safety', () => {
-  it('a projector killed with SIGKILL mid-run and restarted leaves the read model equal to a clean rebuild', async () => {
+  it('a projector killed with SIGKILL mid-batch and restarted leaves read models equal to a clean rebuild, row for row', async () => {
     const scenario = new PortalScenario(31337, { items: true });
     await scenario.appendTo(fixture.store, 400);
     const writer = startWriter(scenario, fixture.store);
 
     try {
       const first = spawnProjector();
-      // Let it get properly under way, then kill it without warning while events still flow.
+      // Let it get properly under way, then stop its next batch halfway and kill it there, without
+      // warning, while events still flow.
       await waitFor(
         'the first projector to apply some batches',
         async () =>
@@ -133,9 +168,23 @@ describe('crash safety', () => {
           (await dumpPortalObjects(fixture.pool, fixture.readSchema)).length > 30,
         { timeoutMs: 60_000 },
       );
-      signalGroup(first.child, 'SIGKILL');
-      expect((await first.exited).signal).toBe('SIGKILL');
-      const atKill = await checkpointOf(fixture);
+      const holder = await fixture.pool.connect();
+      let atKill: Position = START;
+      try {
+        await holdAuditWrites(holder);
+        const batchPid = await waitFor('a batch stopped halfway', halfwayBatch, { timeoutMs: 60_000 });
+        atKill = await checkpointOf(fixture);
+        signalGroup(first.child, 'SIGKILL');
+        expect((await first.exited).signal).toBe('SIGKILL');
+        // Let the dead projector's backend go on: it finds its client gone and rolls the batch back.
+        await holder.query('ROLLBACK');
+        await waitFor('the killed batch to end', () => backendGone(batchPid), { timeoutMs: 60_000 });
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        holder.release();
+      }
+      // Nothing of the half-made batch was committed: the checkpoint is where the last whole batch left it.
+      expect(formatPosition(await checkpointOf(fixture))).toBe(formatPosition(atKill));
       expect(comparePositions(atKill, fixture.store.lastAppended)).toBeLessThan(0);
 
       const second = spawnProjector();
@@ -177,10 +226,12 @@ describe('crash safety', () => {
       batchSize: 200,
       log: captureLogger('clean').logger,
     });
-    const projected = await dumpReadModel(fixture.pool, fixture.readSchema);
-    expect(projected.portalObjects.length).toBeGreaterThan(400 * 0.3);
-    expect(projected.uploads.length).toBeGreaterThan(0);
-    expect(projected).toEqual(await dumpReadModel(fixture.pool, clean));
+    // Every read-model table, row for row (the audit trail in its order), against the clean rebuild.
+    const projected = await dumpReadSchema(fixture.pool, fixture.readSchema);
+    expect(projected.portal_objects?.length).toBeGreaterThan(400 * 0.3);
+    expect(projected.uploads?.length).toBeGreaterThan(0);
+    expect(projected.audit_events?.length).toBeGreaterThan(400);
+    expect(projected).toEqual(await dumpReadSchema(fixture.pool, clean));
     const letters = await fixture.pool.query(`SELECT 1 FROM "${fixture.operationsSchema}".dead_letters`);
     expect(letters.rowCount).toBe(0);
     // Two projector processes over a 400-event portal with uploads while a writer keeps appending, then a

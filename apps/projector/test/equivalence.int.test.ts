@@ -18,10 +18,14 @@ import { captureLogger } from './support/test-logger.js';
 // and by copy (the history folded in memory, each table written once). Histories are
 // random and valid: creates with colliding titles, renames, moves of subtrees, deletes, uploads and
 // their assets, visibility changes, shares, users and organizations. EQUIVALENCE_HISTORIES sets how
-// many (thousands for a long run); EQUIVALENCE_SEED replays the seed fast-check printed on a failure.
+// many (thousands for a long run, which then prints its progress), EQUIVALENCE_MAX_EVENTS how long
+// each may be; EQUIVALENCE_SEED replays the seed fast-check printed on a failure.
 
 const histories = Number(process.env.EQUIVALENCE_HISTORIES ?? 25);
 const replaySeed = process.env.EQUIVALENCE_SEED;
+const maxEvents = Number(process.env.EQUIVALENCE_MAX_EVENTS ?? 150);
+// A long run takes hours on a loaded machine; a line every 50 histories says how far it got.
+const progressEvery = histories > 100 ? 50 : Infinity;
 const setBatchSizes = [1, 7, 500] as const;
 
 let pool: Pool;
@@ -79,66 +83,92 @@ async function applyInBatches(
 
 const history = fc.record({
   seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-  length: fc.integer({ min: 1, max: 150 }),
+  length: fc.integer({ min: 1, max: maxEvents }),
   rebuildBatchSize: fc.integer({ min: 1, max: 200 }),
 });
+
+/**
+ * Applies one generated history every way and expects every way to leave the reference's rows; answers
+ * how many items of the reference hold a stored STAC JSON text.
+ */
+async function expectEquivalent({
+  seed,
+  length,
+  rebuildBatchSize,
+}: {
+  readonly seed: number;
+  readonly length: number;
+  readonly rebuildBatchSize: number;
+}): Promise<number> {
+  const store = new InMemoryEventStore();
+  await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(store, length);
+  const events = await everyEvent(store);
+  expect(events).toHaveLength(length);
+
+  await resetReadSchema(pool, reference);
+  await applyInBatches(reference, events, events.length, 'events');
+  const expected = await dumpReadSchema(pool, reference);
+  // Every item's stored STAC JSON is what the API builds from its row (batch size 1 below then shows
+  // no event leaves one behind its row, since every schema must equal this one).
+  expect(await itemsOutOfStep(pool, reference)).toEqual([]);
+
+  for (const { size, schema } of bySets) {
+    await resetReadSchema(pool, schema);
+    await applyInBatches(schema, events, size, 'runs');
+    expect(await dumpReadSchema(pool, schema), `batch size ${size}`).toEqual(expected);
+  }
+  const rebuild = {
+    pool,
+    store,
+    projection: portalProjection,
+    notifyChannel: uniqueSchema('prj_eq_channel'),
+    batchSize: rebuildBatchSize,
+    log: logs.logger,
+    // Lean (the default, said here for the reader): replayed without the reader indexes and the
+    // inventory totals' triggers, which then fill the totals from the replayed rows.
+    readerIndexes: 'after-replay',
+  } as const;
+  const bySql = await rebuildReadSchema({ ...rebuild, schema: rebuilt, replay: 'batches' });
+  expect(bySql.replay).toBe('batches');
+  expect(await dumpReadSchema(pool, rebuilt), 'rebuild in batches').toEqual(expected);
+  // Folded in memory and copied, in pages of the same random size (the audit rows go page by page).
+  const byCopy = await rebuildReadSchema({
+    ...rebuild,
+    schema: copied,
+    replay: 'copy',
+    copyPageSize: rebuildBatchSize,
+  });
+  // A history it could not fold would have gone the SQL way, and proved nothing of the fold.
+  expect(byCopy.replay).toBe('copy');
+  expect(await dumpReadSchema(pool, copied), 'rebuild by copy').toEqual(expected);
+  // A run that failed would have been applied again event by event, and proved nothing.
+  expect(logs.messages()).not.toContain('a run of the batch failed; applying the batch again event by event');
+  return storedItemCount(pool, reference);
+}
 
 describe('set-based application', () => {
   it(
     'leaves the rows of event-by-event application at batch sizes 1, 7 and 500, and so do rebuilds in batches and by copy',
     async () => {
+      const started = Date.now();
+      let tried = 0;
       let storedItems = 0;
       await fc.assert(
-        fc.asyncProperty(history, async ({ seed, length, rebuildBatchSize }) => {
-          const store = new InMemoryEventStore();
-          await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(
-            store,
-            length,
-          );
-          const events = await everyEvent(store);
-          expect(events).toHaveLength(length);
-
-          await resetReadSchema(pool, reference);
-          await applyInBatches(reference, events, events.length, 'events');
-          const expected = await dumpReadSchema(pool, reference);
-          // Every item's stored STAC JSON is what the API builds from its row (batch size 1 below then
-          // shows no event leaves one behind its row, since every schema must equal this one).
-          expect(await itemsOutOfStep(pool, reference)).toEqual([]);
-          storedItems += await storedItemCount(pool, reference);
-
-          for (const { size, schema } of bySets) {
-            await resetReadSchema(pool, schema);
-            await applyInBatches(schema, events, size, 'runs');
-            expect(await dumpReadSchema(pool, schema), `batch size ${size}`).toEqual(expected);
+        fc.asyncProperty(history, async (generated) => {
+          tried += 1;
+          if (tried % progressEvery === 0) {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            process.stderr.write(`equivalence: ${tried} of ${histories} histories tried, ${seconds} s\n`);
           }
-          const rebuild = {
-            pool,
-            store,
-            projection: portalProjection,
-            notifyChannel: uniqueSchema('prj_eq_channel'),
-            batchSize: rebuildBatchSize,
-            log: logs.logger,
-            // Lean (the default, said here for the reader): replayed without the reader indexes and the
-            // inventory totals' triggers, which then fill the totals from the replayed rows.
-            readerIndexes: 'after-replay',
-          } as const;
-          const bySql = await rebuildReadSchema({ ...rebuild, schema: rebuilt, replay: 'batches' });
-          expect(bySql.replay).toBe('batches');
-          expect(await dumpReadSchema(pool, rebuilt), 'rebuild in batches').toEqual(expected);
-          // Folded in memory and copied, in pages of the same random size (the audit rows go page by page).
-          const byCopy = await rebuildReadSchema({
-            ...rebuild,
-            schema: copied,
-            replay: 'copy',
-            copyPageSize: rebuildBatchSize,
-          });
-          // A history it could not fold would have gone the SQL way, and proved nothing of the fold.
-          expect(byCopy.replay).toBe('copy');
-          expect(await dumpReadSchema(pool, copied), 'rebuild by copy').toEqual(expected);
-          // A run that failed would have been applied again event by event, and proved nothing.
-          expect(logs.messages()).not.toContain(
-            'a run of the batch failed; applying the batch again event by event',
-          );
+          try {
+            storedItems += await expectEquivalent(generated);
+          } catch (error) {
+            // fast-check says which history failed only once the whole run (and the shrinking) ends.
+            if (progressEvery !== Infinity) {
+              process.stderr.write(`equivalence: history ${JSON.stringify(generated)} failed\n`);
+            }
+            throw error;
+          }
         }),
         { numRuns: histories, ...(replaySeed === undefined ? {} : { seed: Number(replaySeed) }) },
       );

@@ -1,17 +1,14 @@
-import type { Breadcrumb, PortalKind } from '@portal/contracts';
+import type { Breadcrumb } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { joinPath } from './node-rows.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
-
-/** One step of the path; all `NULL` for an ancestor the caller cannot see. */
-interface CrumbRow {
-  readonly id: string | null;
-  readonly kind: PortalKind | null;
-  readonly title: string | null;
-  readonly slug: string | null;
-}
+import {
+  crumbColumns,
+  visibleObject,
+  type CrumbRow,
+  type Principals,
+} from '@portal/read-model-portal-objects';
 
 /**
  * The path from the root level down to the node, in one statement whatever the depth: the node's
@@ -29,7 +26,7 @@ export async function breadcrumbsOf(
   const params = new QueryParams();
   const result = await pool.query<CrumbRow>(
     prepared(
-      `SELECT a.id, a.kind, a.title, a.slug
+      `SELECT ${crumbColumns('a')}
          FROM read.portal_objects n
          CROSS JOIN LATERAL unnest(n.ancestor_ids || n.id) WITH ORDINALITY AS u(id, ord)
          LEFT JOIN read.portal_objects a ON a.id = u.id AND ${visibleObject('a', principals, params)}

@@ -1,11 +1,11 @@
 import type { BrowserNode, PortalItemStatus, PortalKind } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { cursorOf, decodeKeysetCursor, type KeyedRow, type Ordering } from './keyset.js';
-import { ancestorPathSelect, browserNode, nodeColumns, type NodeRow } from './node-rows.js';
+import { ancestorPathSelect, browserNode } from './node-rows.js';
 import { kindRanges, pageStatement } from './page-query.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleObject, type Principals } from '@portal/read-model-portal-objects';
+import { nodeColumns, visibleObject, type NodeRow, type Principals } from '@portal/read-model-portal-objects';
 
 /** One page of nodes under a parent: its order, size, position and filters. */
 export interface NodeListing extends Ordering {

@@ -1,32 +1,6 @@
-import type { BrowserNode, PortalItemStatus, PortalKind } from '@portal/contracts';
+import type { BrowserNode } from '@portal/contracts';
 import type { QueryParams } from '@portal/read-model-core';
-import { visibleChildCount, visibleObject, type Principals } from '@portal/read-model-portal-objects';
-
-/**
- * The columns of a browser node, as every browser query selects them from `read.portal_objects`;
- * `child_count` is the number of children the caller can see.
- */
-export function nodeColumns(alias: string, principals: Principals, params: QueryParams): string {
-  const stored = ['id', 'kind', 'status', 'title', 'slug', 'parent_id', 'depth', 'created_at', 'updated_at'];
-  return [
-    ...stored.map((column) => `${alias}.${column}`),
-    `${visibleChildCount(alias, principals, params)} AS child_count`,
-  ].join(', ');
-}
-
-export interface NodeRow {
-  readonly id: string;
-  readonly kind: PortalKind;
-  readonly status: PortalItemStatus;
-  readonly title: string;
-  readonly slug: string;
-  readonly parent_id: string | null;
-  readonly depth: number;
-  /** Children the caller can see. */
-  readonly child_count: number;
-  readonly created_at: Date;
-  readonly updated_at: Date;
-}
+import { visibleObject, type NodeRow, type Principals } from '@portal/read-model-portal-objects';
 
 /**
  * Slugs of the node's ancestors joined from the root level down, by primary key (the node's

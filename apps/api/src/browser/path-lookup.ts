@@ -2,10 +2,10 @@ import { isStorableText, type BrowserNode } from '@portal/contracts';
 import { MAX_DEPTH } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import { HttpProblem } from '../http/problem.js';
-import { browserNode, type NodeRow } from './node-rows.js';
+import { browserNode } from './node-rows.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleChildCount, visibleObject, type Principals } from '@portal/read-model-portal-objects';
+import { nodeColumns, visibleObject, type NodeRow, type Principals } from '@portal/read-model-portal-objects';
 
 /**
  * The slugs of a `browser/path/*path` request, as express decoded them (percent-encoding undone, split
@@ -69,8 +69,7 @@ async function walk(
              ON COALESCE(o.parent_id, o.org_id, ${NO_SCOPE}) = w.id AND o.slug = (${path})[w.level + 1]
           WHERE w.level < cardinality(${path}) AND ${visibleObject('o', principals, params)}
        )
-       SELECT w.level, o.id, o.kind, o.status, o.title, o.slug, o.parent_id, o.depth,
-              ${visibleChildCount('o', principals, params)} AS child_count, o.created_at, o.updated_at
+       SELECT w.level, ${nodeColumns('o', principals, params)}
          FROM walk w JOIN read.portal_objects o ON o.id = w.id
         ORDER BY w.level DESC
         LIMIT 1`,

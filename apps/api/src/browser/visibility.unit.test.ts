@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { browserNode, joinPath, nodeColumns, type NodeRow } from './node-rows.js';
+import { browserNode, joinPath } from './node-rows.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleChildCount, visibleObject } from '@portal/read-model-portal-objects';
+import {
+  nodeColumns,
+  visibleChildCount,
+  visibleObject,
+  type NodeRow,
+} from '@portal/read-model-portal-objects';
 
 const anonymous = ['public'];
 const admin = ['public', 'user:u1', 'member:o1', 'member:o1/user:u1', 'editor:o1', 'admin:o1'];

@@ -7,30 +7,14 @@ import {
   type RecordedEvent,
 } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '@portal/read-model-portal-objects';
 import { hrefAssetRecord, linkedObjectId, summary } from '../portal-items/portal-item-record.js';
-import { findVisibleObjects } from '@portal/read-model-portal-objects';
+import {
+  findTodaysRow,
+  findVisibleObjects,
+  type Principals,
+  type TodaysRow,
+} from '@portal/read-model-portal-objects';
 import type { PastObject } from './as-of.js';
-
-/**
- * What the read model knows today and the events alone do not: the slug the projector made unique among
- * siblings, and a collection's extent computed from the items below it.
- */
-export interface TodaysRow {
-  readonly title: string;
-  readonly slug: string;
-  readonly items_bbox: [number, number, number, number] | null;
-  readonly items_start: Date | null;
-  readonly items_end: Date | null;
-}
-
-export async function findTodaysRow(pool: Pool, id: string): Promise<TodaysRow | null> {
-  const result = await pool.query<TodaysRow>(
-    'SELECT title, slug, items_bbox, items_start, items_end FROM read.portal_objects WHERE id = $1',
-    [id],
-  );
-  return result.rows[0] ?? null;
-}
 
 const WHOLE_WORLD = [-180, -90, 180, 90] as const;
 

@@ -9,7 +9,7 @@ import { listPage } from '../http/list-page.js';
 import { idParamsSchema } from '../http/params.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { actorNames } from './actor-names.js';
+import { userNames } from '@portal/read-model-identity';
 import { pastObject, type NoPastObject } from './as-of.js';
 import { historyEntry } from './history-entry.js';
 import { historySlice } from './history-page.js';
@@ -28,7 +28,7 @@ export function historyRoutes(deps: ApiDependencies): Router {
       const query = parseInput(historyQuerySchema, req.query, 'query');
       const stream = await readableStream(deps, req, id);
       const slice = historySlice(stream.events, query);
-      const names = await actorNames(
+      const names = await userNames(
         deps.pool,
         slice.events.flatMap((event) => (event.metadata.actorId === null ? [] : [event.metadata.actorId])),
       );

@@ -1,25 +1,16 @@
-import type { InventoryEntry, InventoryQuery, PortalItemStatus, PortalKind } from '@portal/contracts';
+import type { InventoryEntry, InventoryQuery } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
 import { cursorOf, decodeKeysetCursor, type KeyedRow } from '../browser/keyset.js';
 import { pageStatement } from '../browser/page-query.js';
 import { QueryParams } from '@portal/read-model-core';
-import { visibleChildCount, type Principals } from '@portal/read-model-portal-objects';
+import {
+  inventoryEntryColumns,
+  type InventoryEntryRow,
+  type Principals,
+} from '@portal/read-model-portal-objects';
 import { inventoryConditions, inventoryRanges } from './inventory-filter.js';
 
-interface EntryRow extends KeyedRow {
-  readonly kind: PortalKind;
-  readonly status: PortalItemStatus;
-  readonly title: string;
-  readonly description: string | null;
-  readonly slug: string;
-  readonly parent_id: string | null;
-  readonly depth: number;
-  readonly child_count: number;
-  /** bigint as text. */
-  readonly asset_bytes: string;
-  readonly created_at: Date;
-  readonly updated_at: Date;
-}
+type EntryRow = InventoryEntryRow & KeyedRow;
 
 function inventoryEntry(row: EntryRow): InventoryEntry {
   return {
@@ -53,11 +44,7 @@ export async function inventoryPage(
   const perKind = inventoryRanges(query);
   const text = pageStatement(
     {
-      select: `o.id, o.kind, o.status, o.title, o.description, o.slug, o.parent_id, o.depth,
-               ${visibleChildCount('o', principals, params)} AS child_count, o.created_at, o.updated_at,
-               CASE WHEN o.kind = 'item'
-                    THEN COALESCE((SELECT sum(a.size_bytes) FROM read.assets a WHERE a.item_id = o.id), 0)
-                    ELSE 0 END::text AS asset_bytes`,
+      select: inventoryEntryColumns('o', principals, params),
       conditions: inventoryConditions('o', query, principals, params, { kindInRanges: perKind !== null }),
       ordering: query,
       after,

@@ -1,12 +1,7 @@
 import type { StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '@portal/read-model-portal-objects';
-import {
-  sortedContainers,
-  type ContainerCondition,
-  type ContainerScope,
-  type SortedContainerRow,
-} from './container-query.js';
+import type { Principals, SortedContainerRow } from '@portal/read-model-portal-objects';
+import { sortedContainers, type ContainerCondition, type ContainerScope } from './container-query.js';
 import { containerListOf } from './container-token.js';
 import { parseLimitText } from './item-search-request.js';
 import type { ItemSort } from './item-sort.js';

@@ -3,8 +3,10 @@ import { QueryParams } from '@portal/read-model-core';
 import {
   visibleObject,
   visibleObjectColumns,
-  type PortalObjectRow,
+  type ContainerRow,
+  type DirectItemRow,
   type Principals,
+  type SortedContainerRow,
 } from '@portal/read-model-portal-objects';
 import { afterSql, orderBySql, reversedSort, sortKeysSql, type ItemSort } from './item-sort.js';
 import { keyTimeSql, type ItemCursor, type PageKey } from './search-token.js';
@@ -16,21 +18,12 @@ export type ContainerCondition = (params: QueryParams) => string;
 export type ContainerScope =
   { readonly kind: 'collections' } | { readonly kind: 'children'; readonly parentId: string | null };
 
-export interface ContainerRow extends PortalObjectRow {
-  readonly key_time: string;
-}
-
 function scopeConditions(scope: ContainerScope, params: QueryParams): string[] {
   if (scope.kind === 'collections') return [`o.kind = 'collection'`];
   return [
     `o.kind IN ('catalog', 'collection')`,
     scope.parentId === null ? 'o.parent_id IS NULL' : `o.parent_id = ${params.add(scope.parentId, 'uuid')}`,
   ];
-}
-
-/** A container with its sort key values (text), which a page's tokens continue from. */
-export interface SortedContainerRow extends PortalObjectRow {
-  readonly sort_keys: (string | null)[];
 }
 
 /** A page of containers in the list's order, and whether pages follow and precede it. */
@@ -103,12 +96,6 @@ export async function listContainers(
   );
   const more = result.rows.length > page.limit;
   return { rows: more ? result.rows.slice(0, page.limit) : result.rows, more };
-}
-
-/** An item directly under a container, with the key its page continues from. */
-export interface DirectItemRow {
-  readonly id: string;
-  readonly key_time: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { OrganizationMembership, Member } from '@portal/contracts';
-import type { Role } from '@portal/domain';
+import { isUuid, type Role } from '@portal/domain';
 import type { Pool } from '@portal/platform';
 import type { InvitationRow } from './invitation-row.js';
 
@@ -174,4 +174,23 @@ export async function openInvitationsTo(
     [email, userId, now],
   );
   return result.rows;
+}
+
+/** A user's display name as it is today (`read.users`). */
+export interface UserNameRow {
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * Display names of the users among `ids`, as they are today, not as they were when an event happened.
+ * Unknown ids (and anything not a UUID, which no user has) are left out.
+ */
+export async function userNames(pool: Pool, ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
+  const unique = [...new Set(ids)].filter(isUuid);
+  if (unique.length === 0) return new Map();
+  const result = await pool.query<UserNameRow>('SELECT id, name FROM read.users WHERE id = ANY($1::uuid[])', [
+    unique,
+  ]);
+  return new Map(result.rows.map((row) => [row.id, row.name]));
 }
