@@ -1,7 +1,7 @@
 import { stacAggregateQuerySchema } from '@portal/contracts';
 import { anonymous, callerPrincipals } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf } from '@portal/read-model-portal-objects';
+import { findAssetsOf, findVisibleObjectId } from '@portal/read-model-portal-objects';
 import { aggregationFromQuery } from '../../apps/api/src/stac/aggregation-request.js';
 import { computeAggregation } from '../../apps/api/src/stac/aggregation-sql.js';
 import { searchItems } from '../../apps/api/src/stac/item-query.js';
@@ -68,6 +68,8 @@ function sqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
     const { path, query } = searchAt(sequence);
     const collection = /\/collections\/([^/]+)\/items$/.exec(path)?.[1];
     const parsed: SearchQuery = collection === undefined ? query : { ...query, collections: collection };
+    // The route first checks the collection is there for the caller, as every read of it does.
+    if (collection !== undefined) await findVisibleObjectId(pool, collection, principals, 'collection');
     const page = await searchItems(
       pool,
       searchFromQuery(parsed),

@@ -8,7 +8,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObject } from '@portal/read-model-portal-objects';
+import { findVisibleObject, findVisibleObjectId } from '@portal/read-model-portal-objects';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { browsePage, catalogContents, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
@@ -54,6 +54,12 @@ export function stacRoutes(deps: ApiDependencies): Router {
   const containerOf = async (id: string, kind: 'catalog' | 'collection', principals: string[]) =>
     requireFound(
       isUuid(id) ? await findVisibleObject(deps.pool, id.toLowerCase(), principals, kind) : null,
+      `${kind} ${id}`,
+    );
+  /** As `containerOf`, for a route that needs only the id: the check without reading the row. */
+  const containerIdOf = async (id: string, kind: 'catalog' | 'collection', principals: string[]) =>
+    requireFound(
+      isUuid(id) ? await findVisibleObjectId(deps.pool, id.toLowerCase(), principals, kind) : null,
       `${kind} ${id}`,
     );
 
@@ -103,9 +109,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
-      const search = { ...searchFromQuery(query), collections: [collection.id] };
+      const search = { ...searchFromQuery(query), collections: [collectionId] };
       const extra = conditionsFromQuery(query);
       const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
       const page = await searchItems(
@@ -116,8 +122,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
         fields === null ? 'stored' : 'rows',
       );
       const { token: _token, ...rest } = query;
-      const request = { method: 'GET' as const, url: urls.items(collection.id), query: rest };
-      const collectionLink = { rel: 'collection', href: urls.collection(collection.id), type: JSON_TYPE };
+      const request = { method: 'GET' as const, url: urls.items(collectionId), query: rest };
+      const collectionLink = { rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE };
       res
         .type(GEOJSON_TYPE)
         .send(
@@ -131,11 +137,11 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
       const itemId = pathParam(req, 'itemId');
       const row = await findVisibleStoredItem(deps.pool, itemId, principals);
-      const inCollection = row !== null && row.parent_id === collection.id ? row : null;
-      const item = requireFound(inCollection, `item ${itemId} in collection ${collection.id}`);
+      const inCollection = row !== null && row.parent_id === collectionId ? row : null;
+      const item = requireFound(inCollection, `item ${itemId} in collection ${collectionId}`);
       const text = await itemJsonText(deps.pool, item, principals, urls, baseUrl);
       // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
       res.setHeader('ETag', etagOf(BigInt(item.version)));
@@ -172,9 +178,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/queryables`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
-      const title = `Items of collection ${collection.id}`;
-      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collection.id), title));
+      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const title = `Items of collection ${collectionId}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collectionId), title));
     },
   });
 
@@ -199,9 +205,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
-      const title = `Items of collection ${collection.id}`;
-      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(collection.id), title));
+      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const title = `Items of collection ${collectionId}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(collectionId), title));
     },
   });
 
@@ -220,27 +226,27 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregate`, {
     get: async (req, res) => {
-      const collection = await containerOf(
+      const collectionId = await containerIdOf(
         pathParam(req, 'collectionId'),
         'collection',
         context(req).principals,
       );
-      res.json(await aggregateByGet(deps, req, { kind: 'collection', id: collection.id }));
+      res.json(await aggregateByGet(deps, req, { kind: 'collection', id: collectionId }));
     },
     post: async (req, res) => {
-      const collection = await containerOf(
+      const collectionId = await containerIdOf(
         pathParam(req, 'collectionId'),
         'collection',
         context(req).principals,
       );
-      res.json(await aggregateByPost(deps, req, { kind: 'collection', id: collection.id }));
+      res.json(await aggregateByPost(deps, req, { kind: 'collection', id: collectionId }));
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregations`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collection = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
-      res.json(aggregationsOf(urls, { kind: 'collection', id: collection.id }));
+      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
+      res.json(aggregationsOf(urls, { kind: 'collection', id: collectionId }));
     },
   });
 
