@@ -1,6 +1,7 @@
 import type { HrefAsset, Link } from '@portal/domain';
 import type { NewObjectRow } from './new-object-row.js';
 import { storedStacItemText } from './stored-stac-item.js';
+import { zonedInstantMicros } from './zoned-timestamp.js';
 
 // A new item's stored STAC JSON goes in with its row: rendered afterwards (stale-stac-items.ts), it would
 // be a second version of a row just written, with an entry in every index of the table again. It is
@@ -8,37 +9,15 @@ import { storedStacItemText } from './stored-stac-item.js';
 // back, times as node-postgres parses them), for the common case of a live item in a collection; any
 // other (see `createdStacItemText`) is left to the render at the end of the batch.
 
-const isoPattern =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?)$/i;
-
 /**
  * A timestamptz text as node-postgres gives it back (to the millisecond, the microseconds cut), or
- * `null` for a text not read here exactly as PostgreSQL reads it (no zone, a day that does not exist…).
+ * `null` for a text not read here exactly as PostgreSQL reads it (see `zonedInstantMicros`).
  */
 export function dateAsRead(text: string): Date | null {
-  const match = isoPattern.exec(text);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second, fraction = '', zone = 'Z'] = match;
   // Date.UTC reads years 0–99 as 1900–1999.
-  if (Number(year) < 100) return null;
-  const ms = Date.UTC(
-    Number(year),
-    Number(month) - 1,
-    Number(day),
-    Number(hour),
-    Number(minute),
-    Number(second),
-  );
-  const check = new Date(ms);
-  if (check.getUTCDate() !== Number(day) || Number(hour) > 23 || Number(second) > 59) return null;
-  let offsetMinutes = 0;
-  if (zone.toUpperCase() !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
-  }
-  const micros = (ms - offsetMinutes * 60_000) * 1000 + Number(fraction.padEnd(6, '0'));
-  return new Date(Math.floor(micros / 1000));
+  if (Number(text.slice(0, 4)) < 100) return null;
+  const micros = zonedInstantMicros(text);
+  return micros === null ? null : new Date(Math.floor(micros / 1000));
 }
 
 /** jsonb's order of an object's keys: shorter first (in UTF-8 bytes), then by bytes. */

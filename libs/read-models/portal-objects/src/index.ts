@@ -16,3 +16,4 @@ export * from './stac-urls.js';
 export { itemRowColumns } from './item-row-columns.js';
 export { storedStacItemText, withBaseUrl, UNSTORABLE_ITEM } from './stored-stac-item.js';
 export { jsonbOf } from './created-stac-item.js';
+export { zonedInstantMicros } from './zoned-timestamp.js';
