@@ -64,6 +64,23 @@ const storedText = `CASE WHEN o.stac_item <> '${UNSTORABLE_ITEM}' AND (o.parent_
 /** How a page's items are read: their stored JSON where usable (the rest as rows), or every row. */
 export type ItemReading = 'stored' | 'rows';
 
+/** The items table with `p`, each item's parent when the caller may read it (its `collection`). */
+const itemsWithParent = (principals: Principals, params: QueryParams) =>
+  `read.portal_objects o
+       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}`;
+
+/** `SELECT columns` of the items matching `idCondition` (SQL over `o.id`) that the caller may read. */
+function visibleItemsSql(
+  columns: string,
+  idCondition: string,
+  principals: Principals,
+  params: QueryParams,
+): string {
+  return `SELECT ${columns}
+       FROM ${itemsWithParent(principals, params)}
+      WHERE ${idCondition} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`;
+}
+
 /** One item the caller may read, by id; `null` when missing, deleted, hidden or not an item. */
 export async function findVisibleItem(
   pool: Pool,
@@ -72,14 +89,20 @@ export async function findVisibleItem(
 ): Promise<ItemRow | null> {
   if (!isUuid(id)) return null;
   const params = new QueryParams();
+  const idCondition = `o.id = ${params.add(id.toLowerCase(), 'uuid')}`;
   const result = await pool.query<ItemRow>(
-    `SELECT ${itemColumns}
-       FROM read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
-      WHERE o.id = ${params.add(id.toLowerCase(), 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+    visibleItemsSql(itemColumns, idCondition, principals, params),
     params.values,
   );
   return result.rows[0] ?? null;
+}
+
+/** An item as a page of stored JSON reads it: `stored` is `null` where the caller needs it built. */
+export interface StoredItemRow {
+  readonly id: string;
+  readonly parent_id: string | null;
+  readonly version: string;
+  readonly stored: string | null;
 }
 
 /** One item the caller may read, as `findVisibleItem`, with its stored JSON when the caller may be given it. */
@@ -87,24 +110,12 @@ export async function findVisibleStoredItem(
   pool: Pool,
   id: string,
   principals: Principals,
-): Promise<{
-  readonly id: string;
-  readonly parent_id: string | null;
-  readonly version: string;
-  readonly stored: string | null;
-} | null> {
+): Promise<StoredItemRow | null> {
   if (!isUuid(id)) return null;
   const params = new QueryParams();
-  const result = await pool.query<{
-    id: string;
-    parent_id: string | null;
-    version: string;
-    stored: string | null;
-  }>(
-    `SELECT o.id, o.parent_id, o.version, ${storedText} AS stored
-       FROM read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
-      WHERE o.id = ${params.add(id.toLowerCase(), 'uuid')} AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+  const idCondition = `o.id = ${params.add(id.toLowerCase(), 'uuid')}`;
+  const result = await pool.query<StoredItemRow>(
+    visibleItemsSql(`o.id, o.parent_id, o.version, ${storedText} AS stored`, idCondition, principals, params),
     params.values,
   );
   return result.rows[0] ?? null;
@@ -117,11 +128,9 @@ async function findVisibleItems(
   principals: Principals,
 ): Promise<Map<string, ItemRow>> {
   const params = new QueryParams();
+  const idCondition = `o.id = ANY(${params.add(ids, 'uuid[]')})`;
   const result = await pool.query<ItemRow>(
-    `SELECT ${itemColumns}
-       FROM read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}
-      WHERE o.id = ANY(${params.add(ids, 'uuid[]')}) AND o.kind = 'item' AND ${visibleObject('o', principals, params)}`,
+    visibleItemsSql(itemColumns, idCondition, principals, params),
     params.values,
   );
   return new Map(result.rows.map((row) => [row.id, row]));
@@ -186,11 +195,6 @@ function conditions(
   }
   return where;
 }
-
-/** The items table with `p`, each item's parent when the caller may read it (its `collection`). */
-const itemsWithParent = (principals: Principals, params: QueryParams) =>
-  `read.portal_objects o
-       LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}`;
 
 /**
  * `FROM … WHERE …` of every item `match` and `extra` select that the caller may read, over `o` (the item)
