@@ -10,7 +10,7 @@ import {
   lockCheckpoint,
   openBatchTransaction,
 } from '@portal/read-model-core';
-import { cutIntoSteps, type BatchStep } from './sets/runs.js';
+import { batchFootprints, cutIntoSteps, type BatchStep } from './sets/runs.js';
 
 /** A read model's handler threw on one event; carries the event so it can be retried or dead-lettered. */
 export class EventHandlerError extends Error {
@@ -145,8 +145,8 @@ async function applyRunOf(
 /**
  * Applies the batch as `cutIntoSteps` cuts it: each run with one `applyRun` per read model, the events
  * between runs one by one. A read model that `defers` a lone event applies it with the next run instead
- * (or at the batch's end), unless an event that `endsDeferral` for it comes first. Leaves the same rows
- * as `applyEvents`.
+ * (or at the batch's end), unless an event that `endsDeferral` for it comes first (alone, or in a run:
+ * then the deferred events go before the run). Leaves the same rows as `applyEvents`.
  */
 export async function applyEventsInRuns(
   sql: Sql,
@@ -162,20 +162,26 @@ export async function applyEventsInRuns(
     deferred.set(readModel, []);
     return taken;
   };
-  for (const step of cutIntoSteps(projection, events)) {
+  // Events the read models before one may change what its deferred events read go after them.
+  const endDeferrals = async (stepEvents: readonly RecordedEvent[]): Promise<void> => {
+    for (const readModel of projection.readModels) {
+      if (stepEvents.some((event) => readModel.sets?.endsDeferral?.(event) === true)) {
+        await applyRunOf(sql, readModel, takeDeferred(readModel), log);
+      }
+    }
+  };
+  const footprints = await batchFootprints(sql, projection, events);
+  for (const step of cutIntoSteps(projection, events, footprints)) {
     onStep?.(step);
     if (step.kind === 'run') {
+      await endDeferrals(step.events);
       for (const readModel of projection.readModels) {
         await applyRunOf(sql, readModel, [...takeDeferred(readModel), ...step.events], log);
       }
       continue;
     }
     const { event, index } = step;
-    for (const readModel of projection.readModels) {
-      if (readModel.sets?.endsDeferral?.(event) === true) {
-        await applyRunOf(sql, readModel, takeDeferred(readModel), log);
-      }
-    }
+    await endDeferrals([event]);
     for (const readModel of projection.readModels) {
       if (readModel.sets?.defers?.(event) === true) {
         deferred.get(readModel)?.push(event);

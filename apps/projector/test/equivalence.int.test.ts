@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBatch, type Application } from '../src/batch.js';
 import { portalProjection } from '../src/portal-projection.js';
 import { rebuildReadSchema } from '../src/rebuild/rebuild-read-schema.js';
+import { batchFootprints, cutIntoSteps } from '../src/sets/runs.js';
 import { ensureReadSchema } from '../src/schemas.js';
 import { dumpReadSchema, resetReadSchema } from './support/read-schema-dump.js';
 import { PortalScenario } from './support/scenario.js';
@@ -87,6 +88,25 @@ const history = fc.record({
   rebuildBatchSize: fc.integer({ min: 1, max: 200 }),
 });
 
+/** The kinds of events that went alone before the batch's footprints placed them, by the runs they joined. */
+const joinedRuns = new Map<string, number>();
+
+/** Counts the renames, moves and deletes that join runs when the whole history is one batch. */
+async function countJoined(events: readonly RecordedEvent[]): Promise<void> {
+  // Every object is created in the history, so the footprints read nothing from the database.
+  const footprints = await batchFootprints(pool, portalProjection, events);
+  for (const step of cutIntoSteps(portalProjection, events, footprints)) {
+    if (step.kind !== 'run') continue;
+    for (const event of step.events) {
+      const renamed = event.type === 'PortalObjectUpdated' && (event.data as { changes: object }).changes;
+      const kind = renamed && 'title' in renamed ? 'renamed' : event.type;
+      if (['renamed', 'PortalObjectMoved', 'PortalObjectDeleted'].includes(kind)) {
+        joinedRuns.set(kind, (joinedRuns.get(kind) ?? 0) + 1);
+      }
+    }
+  }
+}
+
 /**
  * Applies one generated history every way and expects every way to leave the reference's rows; answers
  * how many items of the reference hold a stored STAC JSON text.
@@ -104,6 +124,7 @@ async function expectEquivalent({
   await new PortalScenario(seed, { items: true, access: true, identity: true }).appendTo(store, length);
   const events = await everyEvent(store);
   expect(events).toHaveLength(length);
+  await countJoined(events);
 
   await resetReadSchema(pool, reference);
   await applyInBatches(reference, events, events.length, 'events');
@@ -174,6 +195,14 @@ describe('set-based application', () => {
       );
       // The histories held items, so the texts were compared, not only their absence.
       expect(storedItems).toBeGreaterThan(0);
+      // And renames, moves and deletes in runs, so those were compared too.
+      if (histories >= 10) {
+        expect([...joinedRuns.keys()].sort()).toEqual([
+          'PortalObjectDeleted',
+          'PortalObjectMoved',
+          'renamed',
+        ]);
+      }
     },
     // A second or two per history; long runs get time in proportion.
     Math.max(600_000, histories * 20_000),

@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { completionRequested, itemUploadStarted } from '../../test/support/item-events.js';
+import { followPlacements, type Placement } from '@portal/read-model-portal-objects';
 import {
   catalogCreated,
   collectionCreated,
+  deleted,
   moved,
   RecordedEventLog,
   streamOf,
   updated,
 } from '../../test/support/portal-events.js';
 import { portalProjection } from '../portal-projection.js';
-import { cutIntoSteps, type BatchStep } from './runs.js';
+import { cutIntoSteps, type BatchStep, type FootprintsOf } from './runs.js';
 import { SlugFamilies } from './slug-families.js';
 
 const log = new RecordedEventLog();
@@ -75,6 +77,113 @@ describe('cutIntoSteps', () => {
       record(collectionCreated({ title: 'Alpha', parentId: randomUUID() })),
     ]);
     expect(elsewhere).toHaveLength(1);
+  });
+});
+
+/** The portal objects' batch footprints over placements read beforehand (the other read models add none). */
+function placed(placements: Record<string, Placement>): FootprintsOf {
+  const footprintOf = followPlacements(new Map(Object.entries(placements)));
+  return (event) => {
+    const footprint = footprintOf(event);
+    return footprint === null ? null : [footprint];
+  };
+}
+
+describe('cutIntoSteps with the batch footprints', () => {
+  const parentId = randomUUID();
+  const otherParentId = randomUUID();
+  const objectId = randomUUID();
+  const bare: Placement = { parentId, orgId: null, slugs: ['alpha', 'alpha'], bare: true };
+  const rename = (title: string): RecordedEvent =>
+    record(updated({ id: objectId, kind: 'collection', changes: { title }, previous: { title: 'Alpha' } }));
+  const move = (id: string, toParentId: string): RecordedEvent =>
+    record(moved({ id, kind: 'collection', fromParentId: parentId, toParentId }));
+
+  it('lets a rename join a run, and cuts before a slug of the family it freed or took', () => {
+    const steps = cutIntoSteps(
+      portalProjection,
+      [
+        record(collectionCreated({ title: 'One', parentId })),
+        rename('Beta'),
+        record(collectionCreated({ title: 'Two', parentId })),
+        record(collectionCreated({ title: 'Alpha', parentId })),
+        record(collectionCreated({ title: 'Beta', parentId })),
+      ],
+      placed({ [objectId]: bare }),
+    );
+    expect(shape(steps)).toEqual([
+      ['One', 'PortalObjectUpdated', 'Two'],
+      ['Alpha', 'Beta'],
+    ]);
+    const taken = cutIntoSteps(
+      portalProjection,
+      [rename('Beta'), record(collectionCreated({ title: 'Beta 2', parentId }))],
+      placed({ [objectId]: bare }),
+    );
+    expect(shape(taken)).toEqual([['PortalObjectUpdated'], ['Beta 2']]);
+  });
+
+  it('lets a move of an object with nothing below it join a run, not one below which the batch creates', () => {
+    const steps = cutIntoSteps(
+      portalProjection,
+      [
+        record(collectionCreated({ title: 'One', parentId: otherParentId })),
+        move(objectId, otherParentId),
+        record(collectionCreated({ title: 'Below', parentId: objectId })),
+        move(objectId, parentId),
+      ],
+      placed({ [objectId]: bare }),
+    );
+    // The create below the moved object reads its new place; after it, the object is no longer bare.
+    expect(shape(steps)).toEqual([['One', 'PortalObjectMoved'], ['Below'], 'PortalObjectMoved']);
+  });
+
+  it('cuts a run before a move into an object the run created, or out of one it updated', () => {
+    const created = collectionCreated({ title: 'New', parentId });
+    const steps = cutIntoSteps(
+      portalProjection,
+      [
+        record(created),
+        move(objectId, created.data.id),
+        record(updated({ id: parentId, kind: 'catalog', changes: { description: 'd' }, previous: {} })),
+      ],
+      placed({ [objectId]: bare }),
+    );
+    expect(shape(steps)).toEqual([['New'], ['PortalObjectMoved'], ['PortalObjectUpdated']]);
+  });
+
+  it('puts alone a move or delete of an object with rows below it, or of one the batch did not read', () => {
+    const covered: Placement = { ...bare, bare: false };
+    const unknownId = randomUUID();
+    const steps = cutIntoSteps(
+      portalProjection,
+      [
+        move(objectId, otherParentId),
+        record(deleted({ id: objectId, kind: 'collection', recursive: true })),
+        record(deleted({ id: unknownId, kind: 'collection', recursive: false })),
+        record(collectionCreated({ title: 'One', parentId })),
+      ],
+      placed({ [objectId]: covered }),
+    );
+    expect(shape(steps)).toEqual([
+      'PortalObjectMoved',
+      'PortalObjectDeleted',
+      'PortalObjectDeleted',
+      ['One'],
+    ]);
+  });
+
+  it('lets a delete of a bare object join a run; a create of its slug family among its siblings cuts', () => {
+    const steps = cutIntoSteps(
+      portalProjection,
+      [
+        record(deleted({ id: objectId, kind: 'collection', recursive: false })),
+        record(collectionCreated({ title: 'Alpha', parentId: otherParentId })),
+        record(collectionCreated({ title: 'Alpha', parentId })),
+      ],
+      placed({ [objectId]: bare }),
+    );
+    expect(shape(steps)).toEqual([['PortalObjectDeleted', 'Alpha'], ['Alpha']]);
   });
 });
 

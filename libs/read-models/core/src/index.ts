@@ -10,6 +10,7 @@ export {
 export {
   signalsRaised,
   type Footprint,
+  type FootprintOf,
   type HandlerContext,
   type Projection,
   type ProjectionSignal,

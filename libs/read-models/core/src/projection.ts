@@ -11,18 +11,26 @@ export interface HandlerContext {
 
 /**
  * What one event of a run touches, so that a run never holds two events whose order would matter
- * (see `set-runs.ts`). Keys name rows as `<table>:<key>`.
+ * (apps/projector/src/sets/runs.ts). Keys name rows as `<table>:<key>`, or a fact of a row as
+ * `<fact>:<key>` when events of a run may change the row's other columns in ways that commute.
  */
 export interface Footprint {
   /**
-   * Rows the event changes: no other event of the run may change them. (What an event reads, or
-   * changes only in ways that commute, like a parent's child count, needs no key: nothing a run
-   * changes is read by another event of it.)
+   * What the event changes: no other event of the run may change or read it. (What an event changes
+   * only in ways that commute, like a parent's child count, needs no key.)
    */
   readonly changes?: readonly string[];
-  /** The slug it takes among its siblings: no event of the run may take one of the same family there. */
-  readonly slug?: { readonly group: string; readonly base: string };
+  /** What the event's outcome depends on: no other event of the run may change it. */
+  readonly reads?: readonly string[];
+  /**
+   * The slugs it takes or frees among its siblings: no other event of the run may take or free one of
+   * the same family in the same sibling group.
+   */
+  readonly slugs?: readonly { readonly group: string; readonly base: string }[];
 }
+
+/** The footprint of each event of one batch, asked in event order, once per event. */
+export type FootprintOf = (event: RecordedEvent) => Footprint | null;
 
 /**
  * A read model's set-based handler: events that can be applied together are handed over as one run,
@@ -34,6 +42,13 @@ export interface SetHandler {
    * must be applied on its own, with `apply`, between runs.
    */
   footprint(event: RecordedEvent): Footprint | null;
+  /**
+   * Optional, for footprints that need what the events do not carry (an object's parent, its slug,
+   * whether anything lies below it): reads that once per batch, in the batch's transaction before any
+   * of it is applied, and gives each event's footprint, following the batch through in event order. It
+   * may only find more events able to join runs than `footprint` does, never fewer.
+   */
+  batchFootprints?(sql: Sql, events: readonly RecordedEvent[]): Promise<FootprintOf>;
   /**
    * Applies every event of a run (in event order, none of them `null` for any read model, no two of
    * them overlapping). Must leave exactly the rows that `apply`, event after event, would leave.

@@ -1,5 +1,6 @@
 export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
+export { followPlacements, type Placement } from './batch-footprints.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';

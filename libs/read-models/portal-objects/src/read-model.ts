@@ -7,6 +7,7 @@ import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent } from './handlers.js';
 import { applyPortalObjectRun } from './run.js';
 import { moveFunction } from './move-statement.js';
+import { portalObjectBatchFootprints } from './batch-footprints.js';
 import { portalObjectFootprint } from './run-footprint.js';
 import { renderStaleStacItems } from './stale-stac-items.js';
 import { statementFunctionDdl } from './statement-function.js';
@@ -38,6 +39,7 @@ export const portalObjectsReadModel: ReadModel = {
   finishBatch: (sql) => renderStaleStacItems(sql),
   sets: {
     footprint: portalObjectFootprint,
+    batchFootprints: portalObjectBatchFootprints,
     applyRun: (sql, events) => applyPortalObjectRun(sql, events),
   },
 };

@@ -1,7 +1,7 @@
-import type { AssetAttached, PortalObjectUpdated, RecordedEvent } from '@portal/domain';
+import type { AssetAttached, PortalObjectEvent, PortalObjectUpdated, RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { asPortalObjectEvent } from './events.js';
-import { createdInsert } from './handlers.js';
+import { applyPortalObjectEvent, createdInsert } from './handlers.js';
 import { endingStatuses, registeredInsert, statusChangeOf, uploadStartedInsert } from './item-handlers.js';
 import { newObjectRow, type NewObjectRow } from './new-object-row.js';
 import type { PlacedInsertStatements } from './placed-insert.js';
@@ -10,10 +10,11 @@ import { attachRunAssets, changeRunStatuses, type RunStatusChange } from './run-
 import { recomputeExtentsOfUpdated, updateRunObjects } from './run-updates.js';
 
 /**
- * A run of portal object events (see run-footprint.ts for what a run may hold), one statement per
- * kind of change. They touch different rows, or the same parent row in ways that commute (a child
- * count, an extent widened by min and max, or recomputed last from the items the run leaves), so their
- * order does not matter.
+ * A run of portal object events (see run-footprint.ts and batch-footprints.ts for what a run may hold),
+ * one statement per kind of change. They touch different rows, or the same parent row in ways that
+ * commute (a child count, an extent widened by min and max, or recomputed from the parent's ready
+ * items), so their order does not matter. Renames, and moves and deletes of objects with nothing below
+ * them, follow the sets one by one, each through its own statement.
  */
 export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEvent[]): Promise<void> {
   const creates: { row: NewObjectRow; statements: PlacedInsertStatements }[] = [];
@@ -21,6 +22,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   const updates: [PortalObjectUpdated, RecordedEvent][] = [];
   const statuses: RunStatusChange[] = [];
   const assets: [AssetAttached, RecordedEvent][] = [];
+  const ordered: [PortalObjectEvent, RecordedEvent][] = [];
   for (const recorded of events) {
     const event = asPortalObjectEvent(recorded);
     if (!event) continue;
@@ -39,7 +41,8 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
         break;
       }
       case 'PortalObjectUpdated':
-        updates.push([event, recorded]);
+        if (event.data.changes.title === undefined) updates.push([event, recorded]);
+        else ordered.push([event, recorded]);
         break;
       case 'UploadCompletionRequested':
       case 'UploadCompleted':
@@ -55,6 +58,8 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
         break;
       case 'PortalObjectMoved':
       case 'PortalObjectDeleted':
+        ordered.push([event, recorded]);
+        break;
       case 'VisibilityChanged':
       case 'ObjectShared':
       case 'ObjectUnshared':
@@ -70,6 +75,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   await attachRunAssets(sql, assets);
   // Last: over the parents' ready items as the run leaves them (see run-footprint.ts).
   await recomputeExtentsOfUpdated(sql, metadataChanged);
+  for (const [event, recorded] of ordered) await applyPortalObjectEvent(sql, event, recorded);
 }
 
 function exhausted(event: never): never {
