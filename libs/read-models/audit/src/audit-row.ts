@@ -16,7 +16,7 @@ export interface AuditSubject {
   readonly orgId: string | null;
   /**
    * The parent a move took the object away from: its subtree saw the object leave, so the move's
-   * ancestors are the old path's and the new path's (see read-model.ts).
+   * ancestors are the old path's and the new path's (see audit-run.ts).
    */
   readonly formerParentId: string | null;
 }
@@ -56,7 +56,7 @@ function exhausted(family: never): never {
   throw new Error(`unhandled event family ${String(family)}`);
 }
 
-/** The parameters `$1`–`$12` of the audit insert (read-model.ts), in order. */
+/** The parameters `$1`–`$12` of the audit insert (audit-run.ts), in order. */
 export function auditValues(recorded: RecordedEvent, subject: AuditSubject): unknown[] {
   return [
     recorded.id,

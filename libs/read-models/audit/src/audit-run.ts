@@ -19,11 +19,18 @@ const columnTypes = [
 ] as const;
 
 /**
- * The audit rows of a whole run in one statement, numbered in event order (the rows are inserted in
- * the order of the sort, so `seq` follows it), each as the single insert makes it (read-model.ts). The
- * rows read what they would have read right after their own events: a run holds no move, and no event
- * of a run changes the organization, kind or place of an object; the rows of events that went alone,
- * deferred to the run, are never carried past a move (`endsDeferral`).
+ * The audit rows of a whole run (or of one event applied alone) in one statement, numbered in event
+ * order (the rows are inserted in the order of the sort, so `seq` follows it). Each row takes its
+ * object's organization, kind and ancestors from its portal_objects row as the same batch left it
+ * (that read model applies first); a move's row also keeps the path it left (the former parent's row,
+ * which the move does not change, and the former parent itself), so "what happened below this catalog"
+ * shows an object moving out as well as one moving in. A replayed event finds its row by event id and
+ * changes nothing.
+ *
+ * The rows read what they would have read right after their own events: no event of a run changes the
+ * organization or kind of an object, a move in a run is of an object with nothing below it (only its
+ * own row changes place), and the rows of events deferred to a run are written before a run or a lone
+ * event that moves anything (`endsDeferral`).
  */
 const insertAuditRun = `
   INSERT INTO audit_events (event_id, position, stream_id, revision, type, object_id, org_id, actor_id,

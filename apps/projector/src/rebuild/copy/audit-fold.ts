@@ -21,7 +21,7 @@ export const auditColumns = [
 ] as const;
 
 /**
- * The audit row of an event as the audit read model's insert makes it (audit/read-model.ts, with the
+ * The audit row of an event as the audit read model's insert makes it (audit/audit-run.ts, with the
  * parameters of `auditValues`), read from the object rows right after the event was folded: the
  * object's organization, kind and path, and for a move the path it left. The data and metadata go out
  * as the store's own JSON text when it kept it (it parses to the same `jsonb` as the text the SQL path
