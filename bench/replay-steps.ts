@@ -43,4 +43,17 @@ printTable(
     `${((100 * cost.ms) / totalMs).toFixed(1)}%`,
   ]),
 );
+printTable(
+  'The same statements by prepared name (or first words), every step together',
+  ['statement', 'calls', 'ms', 'ms/call', 'share of ms'],
+  profile.statements
+    .slice(0, 15)
+    .map((cost) => [
+      cost.statement,
+      cost.calls,
+      cost.ms,
+      cost.ms / cost.calls,
+      `${((100 * cost.ms) / totalMs).toFixed(1)}%`,
+    ]),
+);
 printJsonLine('replay-steps', { options, ...profile });

@@ -22,10 +22,26 @@ export interface StepCost {
   readonly ms: number;
 }
 
+/** What the statements of one prepared name (or unnamed text) cost over the whole profile. */
+export interface StatementCost {
+  readonly statement: string;
+  readonly calls: number;
+  readonly ms: number;
+}
+
 export interface StepProfile {
   readonly events: number;
   readonly seconds: number;
   readonly costs: readonly StepCost[];
+  /** Every statement by its prepared name (or its text's first words), most expensive first. */
+  readonly statements: readonly StatementCost[];
+}
+
+/** A statement's name in the profile: its prepared name, else its text's first words. */
+function statementLabel(query: unknown): string {
+  const config = query as { name?: string; text?: string } | string;
+  if (typeof config === 'string') return config.trim().split(/\s+/).slice(0, 4).join(' ');
+  return config.name ?? (config.text ?? '').trim().split(/\s+/).slice(0, 4).join(' ');
 }
 
 /** The replay history as a subscriber would hand it over (positions 1..n, one commit each). */
@@ -70,6 +86,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
   pool.on('error', () => undefined);
   const log = createLogger({ name: 'bench-steps', level: 'warn' });
   const costs = new Map<string, { events: number; statements: number; ms: number }>();
+  const statements = new Map<string, { calls: number; ms: number }>();
   const events = historyEvents(options);
   const parents = new Set<string>();
   try {
@@ -88,8 +105,14 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
           try {
             return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
           } finally {
+            const ms = performance.now() - began;
             current.statements += 1;
-            current.ms += performance.now() - began;
+            current.ms += ms;
+            const label = statementLabel(args[0]);
+            const statement = statements.get(label) ?? { calls: 0, ms: 0 };
+            statement.calls += 1;
+            statement.ms += ms;
+            statements.set(label, statement);
           }
         }) as Sql['query'],
       };
@@ -140,6 +163,9 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
       events: events.length,
       seconds,
       costs: [...costs.entries()].map(([step, cost]) => ({ step, ...cost })).sort((a, b) => b.ms - a.ms),
+      statements: [...statements.entries()]
+        .map(([statement, cost]) => ({ statement, ...cost }))
+        .sort((a, b) => b.ms - a.ms),
     };
   } finally {
     await pool.end();
