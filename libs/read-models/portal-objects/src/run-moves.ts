@@ -25,9 +25,10 @@ const noScope = '00000000-0000-0000-0000-000000000000';
  *   leaver, the stored extent widened by each arrival.
  * - The inventory totals' statement triggers see both updates as one statement (the net difference).
  *
- * Answers, per move (`n`, its place in the list): whether its row is known, whether it is due, placed
- * (its new parent known) and applied. And `overlap`: a moved row that is also a parent the statement
- * writes (which the preconditions rule out; PostgreSQL would silently write it once).
+ * Answers, per move (`n`, its place in the list): whether its row is known, whether it is due, whether
+ * it has live children (`has_children`: not a leaf, which the preconditions rule out), placed (its new
+ * parent known) and applied. And `overlap`: a moved row that is also a parent the statement writes
+ * (ruled out too; PostgreSQL would silently write it once).
  */
 const leafMovesSql = `
   WITH input AS (
@@ -35,7 +36,7 @@ const leafMovesSql = `
                   WITH ORDINALITY AS m(id, revision, to_parent, at, n)
   ), target AS (
     SELECT m.n, m.revision, m.to_parent, m.at, o.id, o.parent_id, o.org_id, o.slug, o.version,
-           o.created_by, o.visibility, o.shares,
+           o.created_by, o.visibility, o.shares, o.child_count > 0 AS has_children,
            o.deleted_at IS NOT NULL AS deleted,
            o.kind = 'item' AND o.status = 'ready' AND o.deleted_at IS NULL AS in_extent,
            ${itemExtentOf('o')}
@@ -64,32 +65,36 @@ const leafMovesSql = `
        SELECT 1 FROM portal_objects s
         WHERE COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = COALESCE(g.to_parent, g.org_id, '${noScope}'::uuid)
           AND s.deleted_at IS NULL AND s.id <> g.id AND s.slug = g.slug)
-  ), computed AS (
+  ), landing AS (
     -- A leaf's access: its own visibility and shares on top of what the new parent passes on.
-    SELECT g.id, portal_narrower_visibility(g.above_visibility, g.visibility) AS effective_visibility,
-           CASE WHEN g.visibility = 'private' THEN portal_principal_set(COALESCE(own.readers, '{}'))
-                WHEN own.readers IS NULL THEN g.above_readers
-                ELSE portal_principal_set(g.above_readers || own.readers) END AS share_readers,
-           CASE WHEN g.visibility = 'private' THEN portal_principal_set(COALESCE(own.editors, '{}'))
-                WHEN own.editors IS NULL THEN g.above_editors
-                ELSE portal_principal_set(g.above_editors || own.editors) END AS share_editors
+    SELECT g.id, g.to_parent, g.new_ancestor_ids, g.new_depth, g.revision, g.at, g.buried,
+           g.org_id, g.created_by, a.effective_visibility, a.share_readers, a.share_editors
       FROM go g
      CROSS JOIN LATERAL (
        -- NULL when the object has no shares.
        SELECT array_agg(portal_share_reader(share)) AS readers, array_agg(portal_share_editor(share)) AS editors
          FROM jsonb_array_elements(g.shares) AS share
      ) own
+     CROSS JOIN LATERAL (
+       SELECT portal_narrower_visibility(g.above_visibility, g.visibility) AS effective_visibility,
+              CASE WHEN g.visibility = 'private' THEN portal_principal_set(COALESCE(own.readers, '{}'))
+                   WHEN own.readers IS NULL THEN g.above_readers
+                   ELSE portal_principal_set(g.above_readers || own.readers) END AS share_readers,
+              CASE WHEN g.visibility = 'private' THEN portal_principal_set(COALESCE(own.editors, '{}'))
+                   WHEN own.editors IS NULL THEN g.above_editors
+                   ELSE portal_principal_set(g.above_editors || own.editors) END AS share_editors
+     ) a
   ), moved AS (
     UPDATE portal_objects o
-       SET parent_id = g.to_parent, ancestor_ids = g.new_ancestor_ids, depth = g.new_depth,
-           version = g.revision, updated_at = g.at,
-           deleted_at = CASE WHEN g.buried THEN COALESCE(o.deleted_at, g.at) ELSE o.deleted_at END,
-           child_count = CASE WHEN g.buried THEN 0 ELSE o.child_count END,
-           effective_visibility = c.effective_visibility, share_readers = c.share_readers,
-           share_editors = c.share_editors,
-           read_principals = portal_read_principals(g.org_id, g.created_by, c.effective_visibility, c.share_readers)
-      FROM go g JOIN computed c ON c.id = g.id
-     WHERE o.id = g.id
+       SET parent_id = l.to_parent, ancestor_ids = l.new_ancestor_ids, depth = l.new_depth,
+           version = l.revision, updated_at = l.at,
+           deleted_at = CASE WHEN l.buried THEN COALESCE(o.deleted_at, l.at) ELSE o.deleted_at END,
+           child_count = CASE WHEN l.buried THEN 0 ELSE o.child_count END,
+           effective_visibility = l.effective_visibility, share_readers = l.share_readers,
+           share_editors = l.share_editors,
+           read_principals = portal_read_principals(l.org_id, l.created_by, l.effective_visibility, l.share_readers)
+      FROM landing l
+     WHERE o.id = l.id
   ), parent_changes AS MATERIALIZED (
     -- Per parent left or joined by a live object: the count, the ready items leaving it, and the extent
     -- of those arriving.
@@ -130,18 +135,23 @@ const leafMovesSql = `
      WHERE p.id = e.id AND p.deleted_at IS NULL
   )
   SELECT m.n::integer AS n, t.id IS NOT NULL AS known, COALESCE(t.version < t.revision, false) AS due,
+         COALESCE(t.has_children, false) AS has_children,
          p.id IS NOT NULL AS placed, g.id IS NOT NULL AS applied,
-         EXISTS (SELECT 1 FROM parent_changes c JOIN go ON go.id = c.id) AS overlap
+         EXISTS (SELECT id FROM parent_changes INTERSECT SELECT id FROM go) AS overlap
     FROM input m
     LEFT JOIN target t ON t.n = m.n
     LEFT JOIN placed p ON p.n = m.n
     LEFT JOIN go g ON g.n = m.n
    ORDER BY m.n`;
 
+/** The statement as the projector prepares it (its plan is cached under the name); a bench explains it. */
+export const leafMovesStatement = { name: 'projector_portal_objects_leaf_moves_run', text: leafMovesSql };
+
 interface LeafMoveOutcome {
   n: number;
   known: boolean;
   due: boolean;
+  has_children: boolean;
   placed: boolean;
   applied: boolean;
   overlap: boolean;
@@ -155,7 +165,9 @@ interface LeafMoveOutcome {
  *
  * What the caller (the run cutter, through the footprints) guarantees, and this relies on:
  * - every moved object had no row below it, live or a tombstone, when the run starts (a leaf: its
- *   subtree is its row alone);
+ *   subtree is its row alone). A live child shows in the row's child count (checked: it throws); a
+ *   tombstone below it would take a lookup of the ancestor_ids GIN index, which a cached generic plan
+ *   may turn into a scan of the table (statement-function.ts), so that part is the caller's alone;
  * - no object is moved twice in the list (checked: it throws);
  * - no other event of the run changes the moved objects, nor the place, access or tombstone of their
  *   old or new parents; no move's old parent or destination is moved, deleted or created in the run
@@ -175,8 +187,7 @@ export async function applyLeafMovesInRun(
   const ids = moves.map(([event]) => event.data.id);
   if (new Set(ids).size !== ids.length) throw new Error('a run moves an object twice');
   const result = await sql.query<LeafMoveOutcome>({
-    name: 'projector_portal_objects_leaf_moves_run',
-    text: leafMovesSql,
+    ...leafMovesStatement,
     values: [
       ids,
       moves.map(([, recorded]) => recorded.revision.toString()),
@@ -194,6 +205,7 @@ export async function applyLeafMovesInRun(
     if (outcome.due && !outcome.placed) {
       throw new Error(`parent ${String(toParentId)} of ${id} is not in the read model`);
     }
+    if (outcome.has_children) throw new Error(`${event.data.kind} ${id} has children: not a leaf move`);
     if (outcome.overlap) throw new Error('a run moved an object that is also a parent of its moves');
     if (outcome.placed && !outcome.applied) slugTaken.push(move);
   }

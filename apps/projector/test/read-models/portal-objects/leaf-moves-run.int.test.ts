@@ -26,6 +26,8 @@ import { useReadSchemas } from '../../support/read-schemas.js';
  * them one by one, `replica` as the run's set.
  */
 const db = useReadSchemas('leaf-moves-run');
+/** Random trees tried (about a second each); a long run sets more. */
+const trees = Number(process.env.LEAF_MOVES_TREES ?? 30);
 
 async function inTransaction(schema: string, work: (client: PoolClient) => Promise<void>): Promise<void> {
   const client = await db.pool.connect();
@@ -181,43 +183,49 @@ function count(
 }
 
 describe('the leaf moves of a run in one statement', () => {
-  it('leave the rows of applyMove one by one, over random trees and random sets of leaf moves', async () => {
-    const situations: Situations = {
-      sharedOldParent: 0,
-      sharedNewParent: 0,
-      withinParent: 0,
-      toRoot: 0,
-      buried: 0,
-      readyItem: 0,
-      tombstone: 0,
-      replayed: 0,
-      slugTaken: 0,
-    };
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-          size: fc.integer({ min: 5, max: 60 }),
-          moves: fc.integer({ min: 1, max: 20 }),
-        }),
-        async ({ seed, size, moves: count_ }) => {
-          const tree = new LeafMoveTree(seed);
-          await setUp(tree.setupEvents(size));
-          expect(await dumpReadSchema(db.pool, db.replica)).toEqual(await dumpReadSchema(db.pool, db.schema));
-          const moves = tree.chooseMoves(await moveCandidateRows(db.pool, db.schema), count_);
-          const ids = moves.map(([event]) => event.data.id);
-          const before = await movedRows(db.schema, ids);
-          await expectSameRows(moves);
-          count(situations, moves, before, await movedRows(db.schema, ids));
-        },
-      ),
-      { numRuns: 40 },
-    );
-    // Each situation the statement must get right came up, so the comparison covered it.
-    for (const [situation, times] of Object.entries(situations)) {
-      expect(times, situation).toBeGreaterThan(0);
-    }
-  }, 300_000);
+  it(
+    'leave the rows of applyMove one by one, over random trees and random sets of leaf moves',
+    async () => {
+      const situations: Situations = {
+        sharedOldParent: 0,
+        sharedNewParent: 0,
+        withinParent: 0,
+        toRoot: 0,
+        buried: 0,
+        readyItem: 0,
+        tombstone: 0,
+        replayed: 0,
+        slugTaken: 0,
+      };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+            size: fc.integer({ min: 5, max: 60 }),
+            moves: fc.integer({ min: 1, max: 20 }),
+          }),
+          async ({ seed, size, moves: count_ }) => {
+            const tree = new LeafMoveTree(seed);
+            await setUp(tree.setupEvents(size));
+            expect(await dumpReadSchema(db.pool, db.replica)).toEqual(
+              await dumpReadSchema(db.pool, db.schema),
+            );
+            const moves = tree.chooseMoves(await moveCandidateRows(db.pool, db.schema), count_);
+            const ids = moves.map(([event]) => event.data.id);
+            const before = await movedRows(db.schema, ids);
+            await expectSameRows(moves);
+            count(situations, moves, before, await movedRows(db.schema, ids));
+          },
+        ),
+        { numRuns: trees },
+      );
+      // Each situation the statement must get right came up, so the comparison covered it.
+      for (const [situation, times] of Object.entries(situations)) {
+        expect(times, situation).toBeGreaterThan(0);
+      }
+    },
+    Math.max(300_000, trees * 10_000),
+  );
 
   it('combine the counts and extents of moves that share an old parent and a new parent', async () => {
     const events = new Events();
@@ -459,6 +467,28 @@ describe('the leaf moves of a run in one statement', () => {
     const missingParent = [events.move(leaf.data.id, 'collection', from.data.id, unknown)];
     await expect(oneByOne(missingParent)).rejects.toThrow(`parent ${unknown} of ${leaf.data.id}`);
     await expect(asRun(missingParent)).rejects.toThrow(`parent ${unknown} of ${leaf.data.id}`);
-    await expect(asRun([...missingParent, ...missingParent])).rejects.toThrow('moves an object twice');
+  });
+
+  it('refuse a list that breaks what the run cutter guarantees, rather than write wrong rows', async () => {
+    const events = new Events();
+    const from = catalogCreated({ title: 'From' });
+    const leaf = catalogCreated({ title: 'Leaf', parentId: from.data.id });
+    const other = collectionCreated({ title: 'Other', parentId: from.data.id });
+    const inner = collectionCreated({ title: 'Inner', parentId: other.data.id });
+    await setUp(events.all([from, leaf, other, inner]));
+
+    const twice = events.move(leaf.data.id, 'catalog', from.data.id, null);
+    await expect(asRun([twice, twice])).rejects.toThrow('moves an object twice');
+    // Moved, and the destination of another move.
+    await expect(
+      asRun([
+        events.move(leaf.data.id, 'catalog', from.data.id, null),
+        events.move(inner.data.id, 'collection', other.data.id, leaf.data.id),
+      ]),
+    ).rejects.toThrow('also a parent of its moves');
+    // Not a leaf: a live child below it.
+    await expect(asRun([events.move(other.data.id, 'collection', from.data.id, null)])).rejects.toThrow(
+      'has children',
+    );
   });
 });
