@@ -124,6 +124,8 @@ const rowIn = (dump: Record<string, unknown[]>, id: string): Row => {
 interface Situations {
   sharedOldParent: number;
   sharedNewParent: number;
+  /** A parent one move leaves and another joins. */
+  leftAndJoined: number;
   withinParent: number;
   toRoot: number;
   buried: number;
@@ -180,6 +182,13 @@ function count(
   }
   situations.sharedOldParent += [...oldParents.values()].filter((n) => n > 1).length;
   situations.sharedNewParent += [...newParents.values()].filter((n) => n > 1).length;
+  situations.leftAndJoined += moves.filter(
+    ([event]) =>
+      event.data.toParentId !== null &&
+      moves.some(
+        ([other]) => other !== event && before.get(other.data.id)?.parent_id === event.data.toParentId,
+      ),
+  ).length;
 }
 
 describe('the leaf moves of a run in one statement', () => {
@@ -189,6 +198,7 @@ describe('the leaf moves of a run in one statement', () => {
       const situations: Situations = {
         sharedOldParent: 0,
         sharedNewParent: 0,
+        leftAndJoined: 0,
         withinParent: 0,
         toRoot: 0,
         buried: 0,
