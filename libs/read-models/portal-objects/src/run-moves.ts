@@ -135,7 +135,8 @@ const leafMovesSql = `
      WHERE p.id = e.id AND p.deleted_at IS NULL
   )
   SELECT m.n::integer AS n, t.id IS NOT NULL AS known, COALESCE(t.version < t.revision, false) AS due,
-         COALESCE(t.has_children, false) AS has_children,
+         -- A move already applied changes nothing, whatever lies below the object now.
+         COALESCE(t.has_children AND t.version < t.revision, false) AS has_children,
          p.id IS NOT NULL AS placed, g.id IS NOT NULL AS applied,
          EXISTS (SELECT id FROM parent_changes INTERSECT SELECT id FROM go) AS overlap
     FROM input m
@@ -178,6 +179,10 @@ interface LeafMoveOutcome {
  *   does not depend on the others, and the moves applied afterwards find what event order gives them.
  *
  * A missing row, or a missing new parent of a move not applied yet, throws, as `applyMove` does.
+ *
+ * Cost: about one one-row UPDATE's round trip per move, 3.5–4.8× less than `applyMove` one by one on
+ * cached plans, 8.7× less under `force_custom_plan` (`bench/leaf-moves.ts`, 50 moves on 52,100 rows;
+ * docs/projection.md, "Leaf moves as one statement per run").
  */
 export async function applyLeafMovesInRun(
   sql: Sql,
