@@ -151,6 +151,17 @@ const smokes: readonly Smoke[] = [
     expected: { options: { events: 300, batchSize: 100 }, events: 300 },
   },
   {
+    script: 'bench/leaf-moves.ts',
+    args: ['--catalogs', '2', '--moves', '5', '--rounds', '1'],
+    bench: 'leaf-moves',
+    expected: {
+      options: { catalogs: 2, moves: 5, rounds: 1 },
+      rows: 1042,
+      msPerMove: { set: rate, oneByOne: rate, ceiling: rate },
+      plans: [{ mode: 'generic' }, { mode: 'custom' }],
+    },
+  },
+  {
     script: 'bench/structure.ts',
     args: [
       ...['--operations', '8', '--clients', '2', '--warmup', '0'],

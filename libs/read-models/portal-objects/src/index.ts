@@ -2,6 +2,9 @@ export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
 export { followPlacements, type Placement } from './batch-footprints.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
+// The leaf moves of a run, and the single move they must leave the rows of (their test compares them).
+export { applyLeafMovesInRun } from './run-moves.js';
+export { applyMove } from './move-statement.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
 export * from './upload-rows.js';
