@@ -1,4 +1,10 @@
-import type { AssetAttached, PortalObjectEvent, PortalObjectUpdated, RecordedEvent } from '@portal/domain';
+import type {
+  AssetAttached,
+  PortalObjectEvent,
+  PortalObjectMoved,
+  PortalObjectUpdated,
+  RecordedEvent,
+} from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent, createdInsert } from './handlers.js';
@@ -7,14 +13,15 @@ import { newObjectRow, type NewObjectRow } from './new-object-row.js';
 import type { PlacedInsertStatements } from './placed-insert.js';
 import { insertCreatesRun, widenExtentsByRegistered } from './run-creates.js';
 import { attachRunAssets, changeRunStatuses, type RunStatusChange } from './run-items.js';
+import { applyLeafMovesInRun } from './run-moves.js';
 import { recomputeExtentsOfUpdated, updateRunObjects } from './run-updates.js';
 
 /**
  * A run of portal object events (see run-footprint.ts and batch-footprints.ts for what a run may hold),
  * one statement per kind of change. They touch different rows, or the same parent row in ways that
  * commute (a child count, an extent widened by min and max, or recomputed from the parent's ready
- * items), so their order does not matter. Renames, and moves and deletes of objects with nothing below
- * them, follow the sets one by one, each through its own statement.
+ * items), so their order does not matter. Moves of objects with nothing below them are one statement
+ * for the run (run-moves.ts); renames and such deletes follow one by one, each through its own statement.
  */
 export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEvent[]): Promise<void> {
   const creates: { row: NewObjectRow; statements: PlacedInsertStatements }[] = [];
@@ -22,6 +29,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   const updates: [PortalObjectUpdated, RecordedEvent][] = [];
   const statuses: RunStatusChange[] = [];
   const assets: [AssetAttached, RecordedEvent][] = [];
+  const moves: [PortalObjectMoved, RecordedEvent][] = [];
   const ordered: [PortalObjectEvent, RecordedEvent][] = [];
   for (const recorded of events) {
     const event = asPortalObjectEvent(recorded);
@@ -57,6 +65,8 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
         assets.push([event, recorded]);
         break;
       case 'PortalObjectMoved':
+        moves.push([event, recorded]);
+        break;
       case 'PortalObjectDeleted':
         ordered.push([event, recorded]);
         break;
@@ -75,6 +85,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   await attachRunAssets(sql, assets);
   // Last: over the parents' ready items as the run leaves them (see run-footprint.ts).
   await recomputeExtentsOfUpdated(sql, metadataChanged);
+  await applyLeafMovesInRun(sql, moves);
   for (const [event, recorded] of ordered) await applyPortalObjectEvent(sql, event, recorded);
 }
 
