@@ -1,6 +1,9 @@
 export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
+// The set statements of a run's renames and leaf deletes (runs.ts decides which may share a run).
+export { applyRenamesInRun } from './run-renames.js';
+export { applyLeafDeletesInRun } from './run-deletes.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
 export * from './upload-rows.js';
