@@ -90,6 +90,7 @@ export async function applyRenamesInRun(
   renames: readonly (readonly [PortalObjectUpdated, RecordedEvent])[],
 ): Promise<void> {
   if (renames.length === 0) return;
+  onePerObject(renames);
   const candidates: string[] = [];
   const prefixes: string[] = [];
   const titles = renames.map(([event]) => {
@@ -124,4 +125,15 @@ export async function applyRenamesInRun(
   }
   // The single handler recomputed those it applied itself.
   await recomputeExtentsOfUpdated(sql, [...due('metadata')]);
+}
+
+/** A second event on one object would depend on the first: the run cutter never lets one in. */
+function onePerObject(
+  events: readonly (readonly [{ readonly data: { readonly id: string } }, RecordedEvent])[],
+): void {
+  const ids = new Set<string>();
+  for (const [event] of events) {
+    if (ids.has(event.data.id)) throw new Error(`two renames of ${event.data.id} in one run`);
+    ids.add(event.data.id);
+  }
 }

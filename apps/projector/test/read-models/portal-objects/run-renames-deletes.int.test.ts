@@ -106,7 +106,8 @@ const node = fc.record({
   kind: fc.constantFrom('catalog', 'collection', 'collection', 'item', 'item', 'item', 'item', 'item'),
   parent: fc.nat(),
   title: fc.constantFrom(...titles),
-  org: fc.nat(1),
+  /** Two organizations, and none (objects from before identity: siblings at root level all the same). */
+  org: fc.nat(2),
   ready: fc.boolean(),
   west: fc.integer({ min: -180, max: 170 }),
   south: fc.integer({ min: -90, max: 80 }),
@@ -165,7 +166,7 @@ function itemMetadata(box: { west: number; south: number; width: number; day: nu
 /** The creates of a random tree: items below collections only, a crowd of 17 `Crowd`s when asked. */
 function treeEvents(nodes: readonly Node[], crowd: boolean): Parameters<typeof streamOf>[0][] {
   const orgs = [randomUUID(), randomUUID()] as const;
-  const containers: { id: string; kind: PortalKind; orgId: string }[] = [];
+  const containers: { id: string; kind: PortalKind; orgId: string | null }[] = [];
   const events: Parameters<typeof streamOf>[0][] = [];
   for (const spec of nodes) {
     const collections = containers.filter((container) => container.kind === 'collection');
@@ -183,7 +184,7 @@ function treeEvents(nodes: readonly Node[], crowd: boolean): Parameters<typeof s
     }
     const slot = spec.parent % (containers.length + 1);
     const parent = containers[slot];
-    const orgId = parent?.orgId ?? (spec.org === 0 ? orgs[0] : orgs[1]);
+    const orgId = parent ? parent.orgId : spec.org === 2 ? null : spec.org === 0 ? orgs[0] : orgs[1];
     const data = { title: spec.title, parentId: parent?.id ?? null, orgId };
     const event = spec.kind === 'catalog' ? catalogCreated(data) : collectionCreated(data);
     containers.push({
@@ -218,7 +219,7 @@ interface ObjectState {
 /** The live objects of the schema (with what a run's preconditions need of them), in a fixed order. */
 async function liveObjects(schema: string): Promise<ObjectState[]> {
   const result = await db.pool.query<ObjectState>(
-    `SELECT o.id, o.kind, o.title, o.slug, COALESCE(o.parent_id, o.org_id)::text AS group, o.status, o.parent_id,
+    `SELECT o.id, o.kind, o.title, o.slug, COALESCE(o.parent_id, o.org_id, '00000000-0000-0000-0000-000000000000')::text AS group, o.status, o.parent_id,
             NOT EXISTS (SELECT 1 FROM "${schema}".portal_objects d WHERE d.ancestor_ids @> ARRAY[o.id]) AS leaf
        FROM "${schema}".portal_objects o WHERE o.deleted_at IS NULL ORDER BY o.created_at, o.id`,
   );
