@@ -400,6 +400,37 @@ describe('a run’s renames and leaf deletes as sets', () => {
     expect((await db.row(parent.data.id, asSets)).child_count).toBe(renamed.length);
   });
 
+  it('fail loudly on two events of one object, which the run cutter never puts in one run', async () => {
+    const rename = updated({
+      id: randomUUID(),
+      kind: 'collection',
+      changes: { title: 'Twice' },
+      previous: {},
+    });
+    const remove = deleted({ id: randomUUID(), kind: 'item', recursive: false });
+    const [renamed, removed] = [record(rename), record(remove)];
+    await expect(
+      asRun(
+        asSets,
+        [
+          [rename, renamed],
+          [rename, renamed],
+        ],
+        [],
+      ),
+    ).rejects.toThrow(/two renames/);
+    await expect(
+      asRun(
+        asSets,
+        [],
+        [
+          [remove, removed],
+          [remove, removed],
+        ],
+      ),
+    ).rejects.toThrow(/two deletes/);
+  });
+
   it('fail loudly on an object the read model lacks', async () => {
     const rename = updated({
       id: randomUUID(),
