@@ -5,6 +5,9 @@ export { recomputeSubtreeAccess } from './subtree-access.js';
 // The leaf moves of a run, and the single move they must leave the rows of (their test compares them).
 export { applyLeafMovesInRun } from './run-moves.js';
 export { applyMove } from './move-statement.js';
+// The set statements of a run's renames and leaf deletes (runs.ts decides which may share a run).
+export { applyRenamesInRun } from './run-renames.js';
+export { applyLeafDeletesInRun } from './run-deletes.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
 export * from './upload-rows.js';

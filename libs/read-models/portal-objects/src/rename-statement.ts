@@ -12,13 +12,16 @@ export function renameCandidates(base: string): string[] {
   return Array.from({ length: RENAME_CANDIDATES }, (_, index) => slugCandidate(base, index + 1));
 }
 
+/** One prefix per number of digits a candidate's number may have (1–9). */
+export const CANDIDATE_PREFIXES = 9;
+
 /**
  * What precedes `-<n>` in the candidates of `base` whose number has 1, 2, … 9 digits (the base cut
  * shorter as the number grows): a slug `<prefix>-<n>` with n ≥ 2 derives from `base` exactly when its
  * prefix is the one for its number of digits (`derivesFrom`, slug-assignment.ts).
  */
 export function candidatePrefixes(base: string): string[] {
-  return Array.from({ length: 9 }, (_, index) => {
+  return Array.from({ length: CANDIDATE_PREFIXES }, (_, index) => {
     const n = index === 0 ? 2 : 10 ** index;
     return slugCandidate(base, n).slice(0, -`-${n}`.length);
   });

@@ -1,27 +1,30 @@
 import type {
   AssetAttached,
-  PortalObjectEvent,
+  PortalObjectDeleted,
   PortalObjectMoved,
   PortalObjectUpdated,
   RecordedEvent,
 } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { asPortalObjectEvent } from './events.js';
-import { applyPortalObjectEvent, createdInsert } from './handlers.js';
+import { createdInsert } from './handlers.js';
 import { endingStatuses, registeredInsert, statusChangeOf, uploadStartedInsert } from './item-handlers.js';
 import { newObjectRow, type NewObjectRow } from './new-object-row.js';
 import type { PlacedInsertStatements } from './placed-insert.js';
 import { insertCreatesRun, widenExtentsByRegistered } from './run-creates.js';
 import { attachRunAssets, changeRunStatuses, type RunStatusChange } from './run-items.js';
+import { applyLeafDeletesInRun } from './run-deletes.js';
 import { applyLeafMovesInRun } from './run-moves.js';
+import { applyRenamesInRun } from './run-renames.js';
 import { recomputeExtentsOfUpdated, updateRunObjects } from './run-updates.js';
 
 /**
  * A run of portal object events (see run-footprint.ts and batch-footprints.ts for what a run may hold),
  * one statement per kind of change. They touch different rows, or the same parent row in ways that
  * commute (a child count, an extent widened by min and max, or recomputed from the parent's ready
- * items), so their order does not matter. Moves of objects with nothing below them are one statement
- * for the run (run-moves.ts); renames and such deletes follow one by one, each through its own statement.
+ * items), so their order does not matter. The renames, and the moves and deletes of objects with
+ * nothing below them, are one statement each for the run too (run-renames.ts, run-moves.ts,
+ * run-deletes.ts).
  */
 export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEvent[]): Promise<void> {
   const creates: { row: NewObjectRow; statements: PlacedInsertStatements }[] = [];
@@ -29,8 +32,9 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   const updates: [PortalObjectUpdated, RecordedEvent][] = [];
   const statuses: RunStatusChange[] = [];
   const assets: [AssetAttached, RecordedEvent][] = [];
+  const renames: [PortalObjectUpdated, RecordedEvent][] = [];
   const moves: [PortalObjectMoved, RecordedEvent][] = [];
-  const ordered: [PortalObjectEvent, RecordedEvent][] = [];
+  const deletes: [PortalObjectDeleted, RecordedEvent][] = [];
   for (const recorded of events) {
     const event = asPortalObjectEvent(recorded);
     if (!event) continue;
@@ -50,7 +54,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
       }
       case 'PortalObjectUpdated':
         if (event.data.changes.title === undefined) updates.push([event, recorded]);
-        else ordered.push([event, recorded]);
+        else renames.push([event, recorded]);
         break;
       case 'UploadCompletionRequested':
       case 'UploadCompleted':
@@ -68,7 +72,7 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
         moves.push([event, recorded]);
         break;
       case 'PortalObjectDeleted':
-        ordered.push([event, recorded]);
+        deletes.push([event, recorded]);
         break;
       case 'VisibilityChanged':
       case 'ObjectShared':
@@ -85,8 +89,9 @@ export async function applyPortalObjectRun(sql: Sql, events: readonly RecordedEv
   await attachRunAssets(sql, assets);
   // Last: over the parents' ready items as the run leaves them (see run-footprint.ts).
   await recomputeExtentsOfUpdated(sql, metadataChanged);
+  await applyRenamesInRun(sql, renames);
   await applyLeafMovesInRun(sql, moves);
-  for (const [event, recorded] of ordered) await applyPortalObjectEvent(sql, event, recorded);
+  await applyLeafDeletesInRun(sql, deletes);
 }
 
 function exhausted(event: never): never {
