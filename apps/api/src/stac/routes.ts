@@ -6,6 +6,7 @@ import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
+import { sendJson } from '../http/send-json.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject, findVisibleObjectId } from '@portal/read-model-portal-objects';
@@ -18,7 +19,7 @@ import { childrenSort, collectionSortablesSchema } from './collection-sort.js';
 import { containerListPage } from './container-list.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
-import { itemCollectionText } from './item-collection.js';
+import { itemCollectionJson } from './item-collection.js';
 import { itemJsonText } from './item-text.js';
 import { findVisibleStoredItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
@@ -124,13 +125,16 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collectionId), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE };
-      res
-        .type(GEOJSON_TYPE)
-        .send(
-          await itemCollectionText(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
-            collectionLink,
-          ]),
-        );
+      const json = await itemCollectionJson(
+        deps.pool,
+        page,
+        { sort: search.sort, fields },
+        request,
+        urls,
+        baseUrl,
+        [collectionLink],
+      );
+      sendJson(res, GEOJSON_TYPE, json);
     },
     post: addItems(deps),
   });
@@ -162,10 +166,10 @@ export function stacRoutes(deps: ApiDependencies): Router {
 
   route(router, `${STAC_PATH}/search`, {
     get: async (req, res) => {
-      res.type(GEOJSON_TYPE).send(await searchByGet(deps, req));
+      sendJson(res, GEOJSON_TYPE, await searchByGet(deps, req));
     },
     post: async (req, res) => {
-      res.type(GEOJSON_TYPE).send(await searchByPost(deps, req));
+      sendJson(res, GEOJSON_TYPE, await searchByPost(deps, req));
     },
   });
 
