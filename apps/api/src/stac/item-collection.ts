@@ -1,11 +1,6 @@
 import type { StacItemCollection, StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import {
-  findAssetsOf,
-  jsonBytesWithBaseUrl,
-  stacItem,
-  type AssetRow,
-} from '@portal/read-model-portal-objects';
+import { findAssetsOf, stacItem, withBaseUrl, type AssetRow } from '@portal/read-model-portal-objects';
 import type { FieldsSelection } from './fields-request.js';
 import { selectFields } from './item-fields.js';
 import type { ItemPage, ItemRow } from './item-query.js';
@@ -92,14 +87,13 @@ async function assetsOfRows(pool: Pool, rows: readonly ItemRow[]) {
 }
 
 /**
- * A page of items as a GeoJSON FeatureCollection, as the UTF-8 bytes of its JSON: each item's stored JSON
- * where the page has it, the others built and serialized here; the rest of the page serialized once; the
- * base URL put back in the stored texts as they are written into the bytes (docs/stac.md, "Stored item
- * JSON"). With `fields`, each item is cut from its object instead (`itemCollection`). `numberReturned`
- * is given; `numberMatched` is not (optional in STAC): counting every match would cost what the page is
- * built to avoid (docs/stac.md).
+ * A page of items as a GeoJSON FeatureCollection, as JSON text: each item's stored JSON where the page
+ * has it, the others built and serialized here, joined; the rest of the page serialized once; the base
+ * URL put back in the stored texts last (docs/stac.md, "Stored item JSON"). With `fields`, each item is
+ * cut from its object instead (`itemCollection`). `numberReturned` is given; `numberMatched` is not
+ * (optional in STAC): counting every match would cost what the page is built to avoid (docs/stac.md).
  */
-export async function itemCollectionJson(
+export async function itemCollectionText(
   pool: Pool,
   page: ItemPage,
   shape: PageShape,
@@ -107,27 +101,21 @@ export async function itemCollectionJson(
   urls: StacUrls,
   baseUrl: string,
   extraLinks: readonly StacLink[] = [],
-): Promise<Buffer> {
+): Promise<string> {
   if (shape.fields !== null) {
-    return Buffer.from(
-      JSON.stringify(await itemCollection(pool, page, shape, request, urls, baseUrl, extraLinks)),
-    );
+    return JSON.stringify(await itemCollection(pool, page, shape, request, urls, baseUrl, extraLinks));
   }
   const rows = page.rows.flatMap((item) => (item.row === undefined ? [] : [item.row]));
   const assets = rows.length === 0 ? new Map<string, AssetRow[]>() : await assetsOfRows(pool, rows);
-  // The keys in the order the object form has them.
-  const parts = ['{"type":"FeatureCollection","features":['];
-  page.rows.forEach((item, index) => {
-    if (index > 0) parts.push(',');
-    parts.push(
-      item.row === undefined
-        ? item.stored
-        : JSON.stringify(stacItem(item.row, assets.get(item.row.id) ?? [], urls, baseUrl)),
-    );
-  });
+  const features = page.rows.map((item) =>
+    item.row === undefined
+      ? item.stored
+      : JSON.stringify(stacItem(item.row, assets.get(item.row.id) ?? [], urls, baseUrl)),
+  );
   const links = JSON.stringify(pageLinks(page, shape, request, urls, extraLinks));
-  parts.push(`],"links":${links},"numberReturned":${page.rows.length}}`);
-  return jsonBytesWithBaseUrl(parts, baseUrl);
+  // The keys in the order the object form has them.
+  const text = `{"type":"FeatureCollection","features":[${features.join(',')}],"links":${links},"numberReturned":${page.rows.length}}`;
+  return withBaseUrl(text, baseUrl);
 }
 
 /** A page of items as a GeoJSON FeatureCollection object, every item built from its row. */

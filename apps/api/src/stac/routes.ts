@@ -19,7 +19,7 @@ import { childrenSort, collectionSortablesSchema } from './collection-sort.js';
 import { containerListPage } from './container-list.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
-import { itemCollectionJson } from './item-collection.js';
+import { itemCollectionText } from './item-collection.js';
 import { itemJsonText } from './item-text.js';
 import { findVisibleStoredItem, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
@@ -125,7 +125,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collectionId), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE };
-      const json = await itemCollectionJson(
+      const text = await itemCollectionText(
         deps.pool,
         page,
         { sort: search.sort, fields },
@@ -134,7 +134,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
         baseUrl,
         [collectionLink],
       );
-      sendJson(res, GEOJSON_TYPE, json);
+      sendJson(res, GEOJSON_TYPE, text);
     },
     post: addItems(deps),
   });

@@ -7,7 +7,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObjects } from '@portal/read-model-portal-objects';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
-import { itemCollectionJson, type PageRequest, type PageShape } from './item-collection.js';
+import { itemCollectionText, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';
 import { searchFromBody, searchFromQuery, type ItemMatch, type ItemSearch } from './item-search-request.js';
 import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
@@ -50,7 +50,7 @@ async function runSearch(
   request: PageRequest,
   extra: readonly ItemCondition[],
   shape: PageShape,
-): Promise<Buffer> {
+): Promise<string> {
   await checkCollections(deps, search, req);
   const reading = shape.fields === null ? 'stored' : 'rows';
   const page = await searchItems(
@@ -61,11 +61,11 @@ async function runSearch(
     reading,
   );
   const baseUrl = baseUrlOf(req, deps.config);
-  return itemCollectionJson(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
+  return itemCollectionText(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
 }
 
-/** `GET /api/v1/stac/search`: the page as the bytes of its JSON. */
-export async function searchByGet(deps: ApiDependencies, req: Request): Promise<Buffer> {
+/** `GET /api/v1/stac/search`: the page as JSON text. */
+export async function searchByGet(deps: ApiDependencies, req: Request): Promise<string> {
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
   const extra = conditionsFromQuery(query);
@@ -77,7 +77,7 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
 }
 
 /** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
-export async function searchByPost(deps: ApiDependencies, req: Request): Promise<Buffer> {
+export async function searchByPost(deps: ApiDependencies, req: Request): Promise<string> {
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
   const extra = conditionsFromBody(body);

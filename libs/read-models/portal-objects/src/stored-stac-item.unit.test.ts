@@ -2,12 +2,7 @@ import type { Link } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { stacItem, type ItemAsset, type ItemRow } from './stac-item.js';
 import { itemUrls } from './stac-urls.js';
-import {
-  jsonBytesWithBaseUrl,
-  storedStacItemText,
-  UNSTORABLE_ITEM,
-  withBaseUrl,
-} from './stored-stac-item.js';
+import { storedStacItemText, UNSTORABLE_ITEM, withBaseUrl } from './stored-stac-item.js';
 
 const itemId = '0b3c6a52-7e0c-4a55-9d1e-4d3f0d6c2a01';
 const collectionId = '5f0e1c2d-3b4a-4c5d-8e6f-7a8b9c0d1e2f';
@@ -124,17 +119,6 @@ describe('the stored STAC JSON of an item', () => {
       }
     });
   }
-
-  it('answers a page as bytes: the texts joined, the base URL in every placeholder, encoded as UTF-8', () => {
-    const texts = Object.values(rows).map(({ row, assets }) => storedStacItemText(row, assets));
-    const parts = ['{"features":[', ...texts.flatMap((text, index) => (index === 0 ? [text] : [',', text]))];
-    parts.push('],"title":"Ærø – 東京 🛰"}', '', '\u0001');
-    for (const baseUrl of [...baseUrls, 'https://ærø.example/東京']) {
-      const bytes = jsonBytesWithBaseUrl(parts, baseUrl);
-      expect(bytes.equals(Buffer.from(withBaseUrl(parts.join(''), baseUrl)))).toBe(true);
-      expect(bytes.toString('utf8')).not.toContain('\u0001');
-    }
-  });
 
   it('holds the base URL only as the placeholder, which nothing else in JSON text can be', () => {
     const text = storedStacItemText(base, uploaded);
