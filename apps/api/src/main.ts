@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createEventStore, observeAppends } from '@portal/eventstore';
 import {
-  bufferedLogDestination,
   createLogger,
   createMetricsRegistry,
   createPool,
@@ -29,8 +28,7 @@ import { sealClearSecrets } from './webhooks/webhook-secrets.js';
 
 const config = loadConfig();
 requirePublicBaseUrl(config);
-// Buffered: a line per request, each its own write, was a measurable part of a cheap read's CPU.
-const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedLogDestination() });
+const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 const tracing = await startTracing({ serviceName: 'portal-api', logger });
 const metrics = createMetricsRegistry();
 

@@ -1,6 +1,5 @@
 export { configSchema, loadConfig, ConfigError, type Config } from './config.js';
 export { createLogger, type Logger } from './logger.js';
-export { bufferedLogDestination, type BufferedLogDestination } from './buffered-log-destination.js';
 export { createPool, inTransaction, withClient, type Pool, type PoolClient } from './database.js';
 export { uploadWorkerHeartbeatKey, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema, withSchemaLock } from './ddl.js';
