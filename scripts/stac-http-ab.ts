@@ -3,17 +3,17 @@
  * in alternating bursts: the API's CPU per request and the rate of each, for a collection's items and
  * time-sorted pages, over the same minutes of a shared machine's load (a before/after pair measured one
  * after the other moved with the neighbours more than with the change).
- * Usage: npx tsx bench/stac-http-ab.ts --a <checkout> --b <checkout> --database bench_stac_<8 hex>
+ * Usage: npx tsx scripts/stac-http-ab.ts --a <checkout> --b <checkout> --database bench_stac_<8 hex>
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createPool } from '@portal/platform';
-import { runClosedLoop, type Probe } from './browser/closed-loop.js';
-import { readOptions, positiveInt, positiveNumber } from './support/options.js';
-import { adminDatabaseUrl, useTestServiceDefaults } from './support/services.js';
-import { printJsonLine, printTable } from './support/table.js';
+import { runClosedLoop, type Probe } from '../bench/browser/closed-loop.js';
+import { readOptions, positiveInt, positiveNumber } from '../bench/support/options.js';
+import { adminDatabaseUrl, useTestServiceDefaults } from '../bench/support/services.js';
+import { printJsonLine, printTable } from '../bench/support/table.js';
 
-const raw = readOptions('npx tsx bench/stac-http-ab.ts [options]', {
+const raw = readOptions('npx tsx scripts/stac-http-ab.ts [options]', {
   a: { env: 'BENCH_AB_A', default: '', help: 'checkout A (its apps/api is started)' },
   b: { env: 'BENCH_AB_B', default: '', help: 'checkout B' },
   database: { env: 'BENCH_AB_DATABASE', default: '', help: 'a database kept by bench/stac.ts --keep' },
