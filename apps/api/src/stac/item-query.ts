@@ -24,9 +24,9 @@ export type ItemCondition = (params: QueryParams) => string;
 export type { ItemRow };
 
 /**
- * An item of a page, with its sort key values a page's token continues from (the text of their array,
- * `sortKeyValues` reads it: sort-keys-text.ts): its stored JSON
- * when the page is answered from the texts and it has one the caller may be given, else its row.
+ * An item of a page, with its sort key values a page's token continues from (the JSON text of their
+ * array, which `sortKeyValues` reads: sort-keys-text.ts), and its stored JSON when the page is answered
+ * from the texts and it has one the caller may be given, else its row.
  */
 export type SearchedItem =
   | {
