@@ -99,6 +99,7 @@ export async function runStacBench(
         deepPages,
         cloudCoverPages,
       })) {
+        if (options.views.length > 0 && !options.views.some((name) => view.name.includes(name))) continue;
         progress(`measuring: ${view.name}`);
         const http = await runClosedLoop(view.http, load);
         const sql = await runClosedLoop(view.sql, load);

@@ -30,6 +30,8 @@ export interface StacBenchOptions {
   readonly reuse: string | null;
   /** How the read models are built from the seeded history: the live projector, or a rebuild. */
   readonly build: 'projector' | 'rebuild';
+  /** Only the query shapes whose name holds one of these (all when empty): a short run of a few shapes. */
+  readonly views: readonly string[];
 }
 
 export const stacOptionSpecs = {
@@ -86,6 +88,11 @@ export const stacOptionSpecs = {
     default: 'projector',
     help: "projector (the live projector from the start) or rebuild (the operator's rebuild; PROJECTOR_REBUILD_* settings apply)",
   },
+  views: {
+    env: 'BENCH_STAC_VIEWS',
+    default: '',
+    help: 'measure only the shapes whose name holds one of these, comma-separated (e.g. "collection\'s items,sortby -datetime"); all when empty',
+  },
   reuse: {
     env: 'BENCH_STAC_REUSE',
     default: '',
@@ -115,6 +122,10 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     keep: isOn(raw.keep),
     reuse: reusedDatabase(raw.reuse),
     build: buildWay(raw.build),
+    views: raw.views
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
   };
 }
 

@@ -25,6 +25,10 @@ export function requestLogging(logger: Logger): HttpLogger {
       if (res.statusCode >= 400) return 'warn';
       return 'info';
     },
+    // Ours read the request and response themselves: wrapped (pino-http's default), each first went
+    // through the standard serializers, which copy every header of both, per request, for lines that
+    // log three fields of one and one of the other.
+    wrapSerializers: false,
     serializers: {
       req: (req: { id: unknown; method: unknown; url: unknown }) => ({
         id: req.id,

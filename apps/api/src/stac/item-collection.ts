@@ -6,6 +6,7 @@ import { selectFields } from './item-fields.js';
 import type { ItemPage, ItemRow } from './item-query.js';
 import type { ItemSort } from './item-sort.js';
 import { encodeItemToken } from './search-token.js';
+import { sortKeyValues } from './sort-keys-text.js';
 import { GEOJSON_TYPE, JSON_TYPE, type StacUrls } from './stac-links.js';
 
 /** How the page was asked for, so its `next` link asks the same way for what follows. */
@@ -69,10 +70,10 @@ function pageLinks(
     { rel: 'root', href: urls.root, type: JSON_TYPE },
     ...extraLinks,
     ...(page.prev && first !== undefined
-      ? [pageLink(request, 'prev', encodeItemToken(shape.sort, first.sort_keys, 'prev'))]
+      ? [pageLink(request, 'prev', encodeItemToken(shape.sort, sortKeyValues(first.sort_keys), 'prev'))]
       : []),
     ...(page.next && last !== undefined
-      ? [pageLink(request, 'next', encodeItemToken(shape.sort, last.sort_keys))]
+      ? [pageLink(request, 'next', encodeItemToken(shape.sort, sortKeyValues(last.sort_keys)))]
       : []),
   ];
 }

@@ -13,6 +13,7 @@ import { afterSql, orderBySql, reversedSort, sortKeysSql } from './item-sort.js'
 import { timeBounds, type TimeBounds } from './item-time-bounds.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 import { searchAreaSql } from './search-area-sql.js';
+import { sortKeysAsTextSql } from './sort-keys-text.js';
 
 /**
  * A condition a later part of the search adds (the CQL2 `filter`): it binds its values through `params`
@@ -23,19 +24,20 @@ export type ItemCondition = (params: QueryParams) => string;
 export type { ItemRow };
 
 /**
- * An item of a page, with its sort key values (text) a page's token continues from: its stored JSON
- * when the page is answered from the texts and it has one the caller may be given, else its row.
+ * An item of a page, with its sort key values a page's token continues from (the JSON text of their
+ * array, which `sortKeyValues` reads: sort-keys-text.ts), and its stored JSON when the page is answered
+ * from the texts and it has one the caller may be given, else its row.
  */
 export type SearchedItem =
   | {
       readonly id: string;
-      readonly sort_keys: (string | null)[];
+      readonly sort_keys: string;
       readonly stored: string;
       readonly row?: never;
     }
   | {
       readonly id: string;
-      readonly sort_keys: (string | null)[];
+      readonly sort_keys: string;
       readonly row: ItemRow;
       readonly stored?: never;
     };
@@ -243,8 +245,8 @@ export async function searchItems(
   const limit = params.add(search.limit + 1, 'int');
   // Read from the texts, a page parses three values per item instead of the item's every column.
   const columns = reading === 'stored' ? `o.id, ${storedText} AS stored` : itemColumns;
-  const result = await pool.query<ItemRow & { stored?: string | null; sort_keys: (string | null)[] }>(
-    `SELECT ${columns}, ${sortKeysSql(search.sort)} AS sort_keys
+  const result = await pool.query<ItemRow & { stored?: string | null; sort_keys: string }>(
+    `SELECT ${columns}, ${sortKeysAsTextSql(sortKeysSql(search.sort))} AS sort_keys
        FROM ${itemsWithParent(principals, params)}
       WHERE ${where.join('\n        AND ')}
       ORDER BY ${orderBySql(order)}
@@ -266,7 +268,7 @@ export async function searchItems(
  */
 async function withRows(
   pool: Pool,
-  read: readonly (ItemRow & { stored?: string | null; sort_keys: (string | null)[] })[],
+  read: readonly (ItemRow & { stored?: string | null; sort_keys: string })[],
   reading: ItemReading,
   principals: Principals,
 ): Promise<SearchedItem[]> {

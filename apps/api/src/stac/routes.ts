@@ -6,6 +6,7 @@ import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { etagOf } from '../http/consistency.js';
+import { sendJson } from '../http/send-json.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject, findVisibleObjectId } from '@portal/read-model-portal-objects';
@@ -124,13 +125,16 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collectionId), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE };
-      res
-        .type(GEOJSON_TYPE)
-        .send(
-          await itemCollectionText(deps.pool, page, { sort: search.sort, fields }, request, urls, baseUrl, [
-            collectionLink,
-          ]),
-        );
+      const text = await itemCollectionText(
+        deps.pool,
+        page,
+        { sort: search.sort, fields },
+        request,
+        urls,
+        baseUrl,
+        [collectionLink],
+      );
+      sendJson(res, GEOJSON_TYPE, text);
     },
     post: addItems(deps),
   });
@@ -162,10 +166,10 @@ export function stacRoutes(deps: ApiDependencies): Router {
 
   route(router, `${STAC_PATH}/search`, {
     get: async (req, res) => {
-      res.type(GEOJSON_TYPE).send(await searchByGet(deps, req));
+      sendJson(res, GEOJSON_TYPE, await searchByGet(deps, req));
     },
     post: async (req, res) => {
-      res.type(GEOJSON_TYPE).send(await searchByPost(deps, req));
+      sendJson(res, GEOJSON_TYPE, await searchByPost(deps, req));
     },
   });
 

@@ -51,7 +51,7 @@ function jsonStringContent(text: string): string {
  * back in every place the placeholder holds.
  */
 export function withBaseUrl(text: string, baseUrl: string): string {
-  const base = jsonStringContent(baseUrl);
-  // A function, not a replacement string: `$&` and the like in a base would be patterns there.
-  return text.replaceAll(BASE_URL_PLACEHOLDER, () => base);
+  // Split and joined, not replaced: `$&` and the like in a base would be patterns in a replacement
+  // string, and a replacement function, called per placeholder, was the slower way round.
+  return text.split(BASE_URL_PLACEHOLDER).join(jsonStringContent(baseUrl));
 }
