@@ -1,6 +1,9 @@
 export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
+// Tests build schemas whose subtree statements all take one way, to compare the ways.
+export { statementFunctionsDdl } from './statement-functions.js';
+export { keyedSubtreeLimit } from './statement-function.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
 export * from './upload-rows.js';
