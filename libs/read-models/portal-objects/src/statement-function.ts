@@ -19,7 +19,7 @@
  *
  * JIT compilation is off in these functions: the planner's row estimates for a subtree's access (each
  * row's path, each step's shares) pass its threshold from about a hundred rows, and compiling the
- * statement took 80–120 ms, ten times what executing it did.
+ * statement took 80–120 ms where executing it took about 45 (a move of 259 rows).
  *
  * The bodies refer to their parameters as `$1`, `$2`, …, and to the gathered ids as `descendantIds`;
  * column names win over the output columns' names. Tables resolve through the caller's search_path
