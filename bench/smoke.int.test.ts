@@ -162,6 +162,12 @@ const smokes: readonly Smoke[] = [
     },
   },
   {
+    script: 'bench/skewed-subtrees.ts',
+    args: ['--children', '10000', '--events', '3'],
+    bench: 'skewed-subtrees',
+    expected: { options: { children: 10000, wide: 3, events: 3 }, sequentialScans: 0 },
+  },
+  {
     script: 'bench/structure.ts',
     args: [
       ...['--operations', '8', '--clients', '2', '--warmup', '0'],

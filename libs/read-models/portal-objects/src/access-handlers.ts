@@ -6,7 +6,7 @@ import type {
   VisibilityChanged,
 } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
-import { statementCall, type StatementFunction } from './statement-function.js';
+import { descendantIds, statementCall, type StatementFunction } from './statement-function.js';
 import { accessChanged, subtreeAccessCtes } from './subtree-access.js';
 
 // Visibility and shares: the object's own facts change on its row (guarded by its version, so a replay
@@ -41,7 +41,7 @@ interface OwnAccess {
  * principals) is computed from the new facts and written, only where it changed (a leaf: its row only).
  * `$1` id, `$2` revision, `$3` occurredAt, the event's values from `$4`. The inventory totals follow
  * through their statement triggers. A missing row is a broken read model, so it fails loudly.
- * `subtree` selects the object and its descendants (`o`); for a leaf, the object alone.
+ * `subtree` selects the object and its descendants (`o`): through the ancestor_ids index, or by their ids.
  */
 function changeOwnAccessSql(
   own: OwnAccess,
@@ -95,9 +95,12 @@ async function changeOwnAccess(
 
 const ownAccessParameters = ['uuid', 'bigint', 'timestamptz'];
 
-/** The statement, and the same for a leaf (the subtree is the row alone, found by key). */
-function ownAccessBodies(own: OwnAccess): Pick<StatementFunction, 'body' | 'leafBody'> {
-  return { body: changeOwnAccessSql(own), leafBody: changeOwnAccessSql(own, 'o.id = $1') };
+/** The statement, and the same with the rows below the object found by their ids. */
+function ownAccessBodies(own: OwnAccess): Pick<StatementFunction, 'body' | 'keyedBody'> {
+  return {
+    body: changeOwnAccessSql(own),
+    keyedBody: changeOwnAccessSql(own, `o.id = $1 OR o.id = ANY(${descendantIds})`),
+  };
 }
 
 const visibilityChangedStatement: StatementFunction = {

@@ -1,7 +1,7 @@
 import type { PortalObjectDeleted, RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { itemsExtentWithoutSql } from './collection-extent.js';
-import { statementCall, type StatementFunction } from './statement-function.js';
+import { descendantIds, statementCall, type StatementFunction } from './statement-function.js';
 
 /**
  * A delete, plain or recursive, in one statement: `$1` id, `$2` revision, `$3` occurredAt. The object
@@ -39,19 +39,22 @@ function deleteSql(buried: string): string {
   SELECT EXISTS (SELECT 1 FROM target) AS known`;
 }
 
-const buryDescendants = `, buried AS (
+/** Every live row below the object (`below`: the condition on `o` that finds them) becomes a tombstone. */
+function buryDescendants(below: string): string {
+  return `, buried AS (
     UPDATE portal_objects o SET deleted_at = $3::timestamptz, child_count = 0
       FROM go
-     WHERE go.child_count > 0 AND o.ancestor_ids @> ARRAY[$1::uuid] AND o.deleted_at IS NULL
+     WHERE go.child_count > 0 AND ${below} AND o.deleted_at IS NULL
   )`;
+}
 
 export const deleteFunction: StatementFunction = {
   name: 'portal_delete_object',
   parameters: ['uuid', 'bigint', 'timestamptz'],
   returns: 'known boolean',
-  body: deleteSql(buryDescendants),
-  // Nothing below a leaf to bury.
-  leafBody: deleteSql(''),
+  body: deleteSql(buryDescendants('o.ancestor_ids @> ARRAY[$1::uuid]')),
+  // A leaf's array is empty: nothing to bury.
+  keyedBody: deleteSql(buryDescendants(`o.id = ANY(${descendantIds})`)),
 };
 const deleteCall = statementCall(deleteFunction);
 

@@ -8,6 +8,9 @@ export { applyMove } from './move-statement.js';
 // The set statements of a run's renames and leaf deletes (runs.ts decides which may share a run).
 export { applyRenamesInRun } from './run-renames.js';
 export { applyLeafDeletesInRun } from './run-deletes.js';
+// Tests build schemas whose subtree statements all take one way, to compare the ways.
+export { statementFunctionsDdl } from './statement-functions.js';
+export { keyedSubtreeLimit } from './statement-function.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
 export * from './upload-rows.js';

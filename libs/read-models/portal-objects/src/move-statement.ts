@@ -2,7 +2,7 @@ import { slugify, type PortalObjectMoved, type RecordedEvent } from '@portal/dom
 import type { Sql } from '@portal/read-model-core';
 import { itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { assignSlug } from './slug-assignment.js';
-import { statementCall, type StatementFunction } from './statement-function.js';
+import { descendantIds, statementCall, type StatementFunction } from './statement-function.js';
 import { subtreeAccessCtes } from './subtree-access.js';
 
 const noScope = '00000000-0000-0000-0000-000000000000';
@@ -24,7 +24,7 @@ const noScope = '00000000-0000-0000-0000-000000000000';
  *   other (not when buried); a ready, live item leaves the old parent's extent (recomputed from the
  *   items staying there) and widens the new parent's.
  * The inventory totals follow through their statement triggers, which see every row written here.
- * `subtree` selects the object and its descendants (`o`); for a leaf, the object alone.
+ * `subtree` selects the object and its descendants (`o`): through the ancestor_ids index, or by their ids.
  */
 function moveSql(subtree: string): string {
   return `
@@ -117,8 +117,8 @@ export const moveFunction: StatementFunction = {
   parameters: ['uuid', 'bigint', 'uuid', 'timestamptz', 'text'],
   returns: 'known boolean, due boolean, placed boolean, applied boolean, title text, org_id uuid, slug text',
   body: moveSql('(o.id = $1 OR o.ancestor_ids @> ARRAY[$1::uuid])'),
-  // Most moves are of leaves: the subtree is the row alone, found by key.
-  leafBody: moveSql('o.id = $1'),
+  // Most moves are of leaves (no id below) or of small subtrees: every row found by key.
+  keyedBody: moveSql(`(o.id = $1 OR o.id = ANY(${descendantIds}))`),
 };
 const moveCall = statementCall(moveFunction);
 

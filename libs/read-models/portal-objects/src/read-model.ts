@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { ReadModel } from '@portal/read-model-core';
 import { sqlFileStatements } from '@portal/read-model-core';
-import { accessFunctions } from './access-handlers.js';
-import { deleteFunction } from './delete-statement.js';
 import { asPortalObjectEvent } from './events.js';
 import { applyPortalObjectEvent } from './handlers.js';
 import { applyPortalObjectRun } from './run.js';
-import { moveFunction } from './move-statement.js';
 import { portalObjectBatchFootprints } from './batch-footprints.js';
 import { portalObjectFootprint } from './run-footprint.js';
 import { renderStaleStacItems } from './stale-stac-items.js';
-import { statementFunctionDdl } from './statement-function.js';
+import { statementFunctionsDdl } from './statement-functions.js';
 
 /** `portal_objects`: every catalog, collection and item with its place in the tree, and each item's upload and assets. */
 export const portalObjectsReadModel: ReadModel = {
@@ -19,10 +16,7 @@ export const portalObjectsReadModel: ReadModel = {
   // 3: each item's STAC JSON stored (`stac_item`), kept by a trigger and `finishBatch`.
   version: 3,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
-  ddl: [
-    readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'),
-    ...[moveFunction, deleteFunction, ...accessFunctions].map(statementFunctionDdl),
-  ].join('\n'),
+  ddl: [readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'), statementFunctionsDdl()].join('\n'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),
   async apply(sql, recorded, context) {
     const event = asPortalObjectEvent(recorded);
