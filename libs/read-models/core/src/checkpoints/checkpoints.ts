@@ -89,6 +89,11 @@ function isQueryResultList(value: unknown): value is { rows: CheckpointRow[] }[]
  * asked, a custom plan for every statement), and the checkpoint read and row-locked (see
  * `lockCheckpoint`). Returns where the checkpoint stands. Several statements in one query cannot take
  * parameters: every value here is a quoted identifier or literal.
+ *
+ * JIT is off for the batch: every projector statement finds its rows by key, and a cost estimate past
+ * the server's `jit_above_cost` (a subtree's share lists count as 100 rows each) made PostgreSQL
+ * compile for 80–120 ms a statement that ran in 45 (docs/projection.md, "Moves, deletes and access
+ * changes: one statement each").
  */
 export async function openBatchTransaction(
   sql: Sql,
@@ -96,7 +101,7 @@ export async function openBatchTransaction(
 ): Promise<Position> {
   const plans = options.customPlans ? 'SET LOCAL plan_cache_mode = force_custom_plan;' : '';
   const results: unknown = await sql.query(
-    `BEGIN; SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public; ${plans}
+    `BEGIN; SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public; SET LOCAL jit = off; ${plans}
      SELECT commit_position::text, prepare_position::text FROM projection_checkpoints
       WHERE name = ${literal(options.name)} FOR UPDATE`,
   );
