@@ -23,9 +23,19 @@ function groupOf(parentId: string | null, orgId: string | null): string {
   return parentId ?? orgId ?? 'none';
 }
 
+/** The batch's placements: `$1` the ids (`readPlacements`). */
+export const batchPlacementsStatement = {
+  name: 'projector_portal_objects_batch_placements',
+  text: `
+      WITH covered AS MATERIALIZED (SELECT portal_objects_with_rows_below($1::uuid[]) AS id)
+      SELECT o.id, o.parent_id, o.org_id, o.slug, o.title, o.id NOT IN (SELECT id FROM covered) AS bare
+        FROM portal_objects o WHERE o.id = ANY($1::uuid[])`,
+};
+
 /**
  * The placements of the objects the batch renames, moves or deletes without creating them first. One
- * statement per batch that holds such events (a probe of the ancestors index per object).
+ * statement per batch that holds such events: the rows by key, and a probe of the ancestors index per
+ * object (`portal_objects_with_rows_below`, schema.sql, which keeps it off a scan of the table).
  */
 async function readPlacements(sql: Sql, ids: readonly string[]): Promise<Map<string, Placement>> {
   const placements = new Map<string, Placement>();
@@ -37,14 +47,7 @@ async function readPlacements(sql: Sql, ids: readonly string[]): Promise<Map<str
     slug: string;
     title: string;
     bare: boolean;
-  }>({
-    name: 'projector_portal_objects_batch_placements',
-    text: `
-      SELECT o.id, o.parent_id, o.org_id, o.slug, o.title,
-             NOT EXISTS (SELECT 1 FROM portal_objects c WHERE c.ancestor_ids @> ARRAY[o.id]) AS bare
-        FROM portal_objects o WHERE o.id = ANY($1::uuid[])`,
-    values: [ids],
-  });
+  }>({ ...batchPlacementsStatement, values: [ids] });
   for (const row of result.rows) {
     placements.set(row.id, {
       parentId: row.parent_id,

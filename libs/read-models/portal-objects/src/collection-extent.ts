@@ -12,6 +12,16 @@ export function extentBox(bbox: string): string {
                ELSE ${bbox} END`;
 }
 
+/**
+ * The union of two boxes (SQL expressions of [west, south, east, north] arrays): the smallest box holding
+ * both; a NULL one adds nothing.
+ */
+export function boxUnionSql(a: string, b: string): string {
+  return `CASE WHEN ${b} IS NULL THEN ${a} WHEN ${a} IS NULL THEN ${b}
+               ELSE ARRAY[least(${a}[1], ${b}[1]), least(${a}[2], ${b}[2]),
+                          greatest(${a}[3], ${b}[3]), greatest(${a}[4], ${b}[4])] END`;
+}
+
 /** Where an item's interval starts and ends: its instant, or its start and end. */
 const itemStart = 'COALESCE(datetime, start_datetime)';
 const itemEnd = 'COALESCE(datetime, end_datetime)';
@@ -24,11 +34,7 @@ const itemEnd = 'COALESCE(datetime, end_datetime)';
 export function unionIntoParentSql(item: string): string {
   return `
     UPDATE portal_objects p
-       SET items_bbox = CASE WHEN i.box IS NULL THEN p.items_bbox
-                             WHEN p.items_bbox IS NULL THEN i.box
-                             ELSE ARRAY[least(p.items_bbox[1], i.box[1]), least(p.items_bbox[2], i.box[2]),
-                                        greatest(p.items_bbox[3], i.box[3]), greatest(p.items_bbox[4], i.box[4])]
-                        END,
+       SET items_bbox = ${boxUnionSql('p.items_bbox', 'i.box')},
            items_start = least(p.items_start, i.starts),
            items_end = greatest(p.items_end, i.ends)
       FROM (SELECT ${extentBox('bbox')} AS box, ${itemStart} AS starts, ${itemEnd} AS ends FROM ${item}) i

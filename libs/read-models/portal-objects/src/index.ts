@@ -1,6 +1,6 @@
 export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
-export { followPlacements, type Placement } from './batch-footprints.js';
+export { batchPlacementsStatement, followPlacements, type Placement } from './batch-footprints.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
 // The leaf moves of a run, and the single move they must leave the rows of (their test compares them).
 export { applyLeafMovesInRun } from './run-moves.js';

@@ -1,6 +1,6 @@
 import { slugify, type PortalObjectMoved, type RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
-import { itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
+import { boxUnionSql, itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { assignSlug } from './slug-assignment.js';
 import { descendantIds, statementCall, type StatementFunction } from './statement-function.js';
 import { subtreeAccessCtes } from './subtree-access.js';
@@ -97,10 +97,7 @@ function moveSql(subtree: string): string {
   ), parents AS (
     UPDATE portal_objects p
        SET child_count = p.child_count + e.delta,
-           items_bbox = CASE WHEN NOT e.item_arrives OR g.box IS NULL THEN e.box
-                             WHEN e.box IS NULL THEN g.box
-                             ELSE ARRAY[least(e.box[1], g.box[1]), least(e.box[2], g.box[2]),
-                                        greatest(e.box[3], g.box[3]), greatest(e.box[4], g.box[4])] END,
+           items_bbox = CASE WHEN e.item_arrives THEN ${boxUnionSql('e.box', 'g.box')} ELSE e.box END,
            items_start = CASE WHEN e.item_arrives THEN least(e.starts, g.starts) ELSE e.starts END,
            items_end = CASE WHEN e.item_arrives THEN greatest(e.ends, g.ends) ELSE e.ends END
       FROM parent_extents e CROSS JOIN go g

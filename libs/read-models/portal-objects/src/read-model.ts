@@ -14,7 +14,8 @@ export const portalObjectsReadModel: ReadModel = {
   name: 'portal-objects',
   // 2: the columns added in place over time folded into the CREATE TABLE statement.
   // 3: each item's STAC JSON stored (`stac_item`), kept by a trigger and `finishBatch`.
-  version: 3,
+  // 4: `portal_objects_with_rows_below`, which a batch's footprints call.
+  version: 4,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
   ddl: [readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'), statementFunctionsDdl()].join('\n'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),

@@ -1,6 +1,6 @@
 import { slugify } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
-import { extentBox } from './collection-extent.js';
+import { boxUnionSql, extentBox } from './collection-extent.js';
 import { createdStacItemText } from './created-stac-item.js';
 import type { NewObjectRow } from './new-object-row.js';
 import { insertWithFreeSlug, type PlacedInsertStatements } from './placed-insert.js';
@@ -197,11 +197,7 @@ const widenByRegisteredSql = `
      GROUP BY o.parent_id
   )
   UPDATE portal_objects p
-     SET items_bbox = CASE WHEN r.box IS NULL THEN p.items_bbox
-                           WHEN p.items_bbox IS NULL THEN r.box
-                           ELSE ARRAY[least(p.items_bbox[1], r.box[1]), least(p.items_bbox[2], r.box[2]),
-                                      greatest(p.items_bbox[3], r.box[3]), greatest(p.items_bbox[4], r.box[4])]
-                      END,
+     SET items_bbox = ${boxUnionSql('p.items_bbox', 'r.box')},
          items_start = least(p.items_start, r.starts),
          items_end = greatest(p.items_end, r.ends)
     FROM ready r

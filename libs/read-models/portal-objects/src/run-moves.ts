@@ -1,6 +1,6 @@
 import type { PortalObjectMoved, RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
-import { itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
+import { boxUnionSql, itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { applyMove } from './move-statement.js';
 
 const noScope = '00000000-0000-0000-0000-000000000000';
@@ -124,11 +124,7 @@ const leafMovesSql = `
   ), parents AS (
     UPDATE portal_objects p
        SET child_count = p.child_count + e.delta,
-           items_bbox = CASE WHEN NOT e.item_arrives OR e.arriving_box IS NULL THEN e.box
-                             WHEN e.box IS NULL THEN e.arriving_box
-                             ELSE ARRAY[least(e.box[1], e.arriving_box[1]), least(e.box[2], e.arriving_box[2]),
-                                        greatest(e.box[3], e.arriving_box[3]),
-                                        greatest(e.box[4], e.arriving_box[4])] END,
+           items_bbox = CASE WHEN e.item_arrives THEN ${boxUnionSql('e.box', 'e.arriving_box')} ELSE e.box END,
            items_start = CASE WHEN e.item_arrives THEN least(e.starts, e.arriving_starts) ELSE e.starts END,
            items_end = CASE WHEN e.item_arrives THEN greatest(e.ends, e.arriving_ends) ELSE e.ends END
       FROM parent_extents e
