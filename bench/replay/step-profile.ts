@@ -128,7 +128,9 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
         const batch = events.slice(start, start + options.batchSize);
         // Until the ANALYZE after 10,000 events, the projector plans each statement for its parameters.
         const plans = start < 10_000 ? '; SET LOCAL plan_cache_mode = force_custom_plan' : '';
-        await client.query(`BEGIN; SET LOCAL search_path TO "${schema}", public; SET LOCAL jit = off${plans}`);
+        await client.query(
+          `BEGIN; SET LOCAL search_path TO "${schema}", public; SET LOCAL jit = off${plans}`,
+        );
         // As the projector applies a batch. A lone event's deferred statements (its audit row) count
         // under the step that sends them: the next run, a move (they go just before it), the batch's end.
         await applyEventsInRuns(counting, portalProjection, batch, log, (step) => {
