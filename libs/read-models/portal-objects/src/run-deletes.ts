@@ -2,6 +2,7 @@ import type { PortalObjectDeleted, RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { itemsExtentWithoutSql } from './collection-extent.js';
 import { applyDelete } from './delete-statement.js';
+import { onePerObject } from './one-per-object.js';
 
 /**
  * Every leaf delete of a run in one statement: the leaf body of the single delete (delete-statement.ts)
@@ -61,7 +62,7 @@ export async function applyLeafDeletesInRun(
   deletes: readonly (readonly [PortalObjectDeleted, RecordedEvent])[],
 ): Promise<void> {
   if (deletes.length === 0) return;
-  onePerObject(deletes);
+  onePerObject(deletes, (id) => `two deletes of ${id} in one run`);
   const result = await sql.query<{ id: string; due: DeleteDue }>({
     name: 'projector_portal_objects_delete_leaves_run',
     text: deleteRun,
@@ -78,16 +79,5 @@ export async function applyLeafDeletesInRun(
   const notLeaves = due('not a leaf');
   for (const [event, recorded] of deletes) {
     if (notLeaves.has(event.data.id)) await applyDelete(sql, event, recorded);
-  }
-}
-
-/** A second event on one object would depend on the first: the run cutter never lets one in. */
-function onePerObject(
-  events: readonly (readonly [{ readonly data: { readonly id: string } }, RecordedEvent])[],
-): void {
-  const ids = new Set<string>();
-  for (const [event] of events) {
-    if (ids.has(event.data.id)) throw new Error(`two deletes of ${event.data.id} in one run`);
-    ids.add(event.data.id);
   }
 }

@@ -2,6 +2,7 @@ import type { PortalObjectMoved, RecordedEvent } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
 import { boxUnionSql, itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { applyMove } from './move-statement.js';
+import { onePerObject } from './one-per-object.js';
 
 const noScope = '00000000-0000-0000-0000-000000000000';
 
@@ -185,8 +186,8 @@ export async function applyLeafMovesInRun(
   moves: readonly (readonly [PortalObjectMoved, RecordedEvent])[],
 ): Promise<void> {
   if (moves.length === 0) return;
+  onePerObject(moves, () => 'a run moves an object twice');
   const ids = moves.map(([event]) => event.data.id);
-  if (new Set(ids).size !== ids.length) throw new Error('a run moves an object twice');
   const result = await sql.query<LeafMoveOutcome>({
     ...leafMovesStatement,
     values: [

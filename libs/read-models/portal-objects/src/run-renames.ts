@@ -14,6 +14,7 @@ import {
   changedColumnNames,
   changedColumnValues,
 } from './update-columns.js';
+import { onePerObject } from './one-per-object.js';
 
 const noScope = '00000000-0000-0000-0000-000000000000';
 
@@ -90,7 +91,7 @@ export async function applyRenamesInRun(
   renames: readonly (readonly [PortalObjectUpdated, RecordedEvent])[],
 ): Promise<void> {
   if (renames.length === 0) return;
-  onePerObject(renames);
+  onePerObject(renames, (id) => `two renames of ${id} in one run`);
   const candidates: string[] = [];
   const prefixes: string[] = [];
   const titles = renames.map(([event]) => {
@@ -125,15 +126,4 @@ export async function applyRenamesInRun(
   }
   // The single handler recomputed those it applied itself.
   await recomputeExtentsOfUpdated(sql, [...due('metadata')]);
-}
-
-/** A second event on one object would depend on the first: the run cutter never lets one in. */
-function onePerObject(
-  events: readonly (readonly [{ readonly data: { readonly id: string } }, RecordedEvent])[],
-): void {
-  const ids = new Set<string>();
-  for (const [event] of events) {
-    if (ids.has(event.data.id)) throw new Error(`two renames of ${event.data.id} in one run`);
-    ids.add(event.data.id);
-  }
 }
