@@ -16,8 +16,6 @@ export interface Placement {
   readonly bare: boolean;
 }
 
-const noScope = '00000000-0000-0000-0000-000000000000';
-
 /** The sibling group as the unique slug index keys it: the parent, at root level the organization. */
 function groupOf(parentId: string | null, orgId: string | null): string {
   return parentId ?? orgId ?? 'none';
@@ -51,7 +49,7 @@ async function readPlacements(sql: Sql, ids: readonly string[]): Promise<Map<str
   for (const row of result.rows) {
     placements.set(row.id, {
       parentId: row.parent_id,
-      orgId: row.org_id === noScope ? null : row.org_id,
+      orgId: row.org_id,
       slugs: [row.slug, slugify(row.title)],
       bare: row.bare,
     });
