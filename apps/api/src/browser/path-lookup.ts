@@ -5,7 +5,13 @@ import { HttpProblem } from '../http/problem.js';
 import { browserNode } from './node-rows.js';
 import { prepared } from './prepared.js';
 import { QueryParams } from '@portal/read-model-core';
-import { nodeColumns, visibleObject, type NodeRow, type Principals } from '@portal/read-model-portal-objects';
+import {
+  nodeColumns,
+  siblingGroupSql,
+  visibleObject,
+  type NodeRow,
+  type Principals,
+} from '@portal/read-model-portal-objects';
 
 /**
  * The slugs of a `browser/path/*path` request, as express decoded them (percent-encoding undone, split
@@ -32,8 +38,6 @@ export function slugSegments(segments: readonly string[]): string[] {
 function badPath(reason: string): HttpProblem {
   return new HttpProblem(400, `path ${reason}`, 'INVALID_PATH');
 }
-
-const NO_SCOPE = "'00000000-0000-0000-0000-000000000000'::uuid";
 
 /**
  * Walks the slugs down from the root level in one recursive statement and returns the deepest node
@@ -66,7 +70,7 @@ async function walk(
          UNION ALL
          SELECT o.id, w.level + 1 FROM walk w
            JOIN read.portal_objects o
-             ON COALESCE(o.parent_id, o.org_id, ${NO_SCOPE}) = w.id AND o.slug = (${path})[w.level + 1]
+             ON ${siblingGroupSql('o.parent_id', 'o.org_id')} = w.id AND o.slug = (${path})[w.level + 1]
           WHERE w.level < cardinality(${path}) AND ${visibleObject('o', principals, params)}
        )
        SELECT w.level, ${nodeColumns('o', principals, params)}

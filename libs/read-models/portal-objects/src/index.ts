@@ -1,5 +1,6 @@
 export { portalObjectsReadModel } from './read-model.js';
 export { derivesFrom } from './slug-assignment.js';
+export { NO_SIBLING_GROUP, siblingGroupOf, siblingGroupSql } from './sibling-group.js';
 export { batchPlacementsStatement, followPlacements, type Placement } from './batch-footprints.js';
 export { recomputeSubtreeAccess } from './subtree-access.js';
 // The leaf moves of a run, and the single move they must leave the rows of (their test compares them).

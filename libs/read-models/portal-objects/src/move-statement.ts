@@ -4,8 +4,7 @@ import { boxUnionSql, itemExtentOf, itemsExtentWithoutSql } from './collection-e
 import { assignSlug } from './slug-assignment.js';
 import { descendantIds, statementCall, type StatementFunction } from './statement-function.js';
 import { subtreeAccessCtes } from './subtree-access.js';
-
-const noScope = '00000000-0000-0000-0000-000000000000';
+import { siblingGroupSql } from './sibling-group.js';
 
 /**
  * A move in one statement: `$1` id, `$2` revision, `$3` new parent (NULL: root level), `$4` occurredAt,
@@ -56,7 +55,7 @@ function moveSql(subtree: string): string {
      WHERE buried OR $5::text IS NOT NULL OR NOT EXISTS (
        -- The sibling group of the unique slug index: the parent, at root level the organization.
        SELECT 1 FROM portal_objects s
-        WHERE COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = COALESCE($3::uuid, due.org_id, '${noScope}'::uuid)
+        WHERE ${siblingGroupSql('s.parent_id', 's.org_id')} = ${siblingGroupSql('$3::uuid', 'due.org_id')}
           AND s.deleted_at IS NULL AND s.id <> due.id AND s.slug = due.slug)
   ), subtree AS MATERIALIZED (
     SELECT o.id, o.ancestor_ids, o.org_id, o.created_by, o.visibility, o.shares

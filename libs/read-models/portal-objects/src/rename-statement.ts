@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { slugCandidate } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
-
-const noScope = '00000000-0000-0000-0000-000000000000';
+import { siblingGroupSql } from './sibling-group.js';
 
 /** How many of the title's candidates the statement tries; past them the handler looks further. */
 export const RENAME_CANDIDATES = 16;
@@ -28,6 +27,29 @@ export function candidatePrefixes(base: string): string[] {
 }
 
 /**
+ * The slug a rename takes, as one SQL expression over its target row (`slug` held today, `suffix` the
+ * match of that slug's `-<n>`): the slug held today when it derives from the new title (its first
+ * candidate, or a `<prefix>-<n>` of the title's prefixes) and no live sibling holds it, else the first
+ * candidate no live sibling holds, else NULL (every candidate taken). `taken` is a query of the slugs
+ * live siblings hold among the candidates and today's slug. What `assignSlug` decides, in SQL.
+ */
+export function chosenSlugSql(options: {
+  readonly target: string;
+  readonly candidates: string;
+  readonly prefixes: string;
+  readonly taken: string;
+}): string {
+  const { target: t, candidates, prefixes, taken } = options;
+  return `COALESCE(
+             (SELECT ${t}.slug
+               WHERE (${t}.slug = (${candidates})[1]
+                      OR (${t}.suffix[2]::integer >= 2 AND ${t}.suffix[1] = (${prefixes})[length(${t}.suffix[2])]))
+                 AND ${t}.slug NOT IN (${taken})),
+             (SELECT c.slug FROM unnest(${candidates}) WITH ORDINALITY AS c(slug, rank)
+               WHERE c.slug NOT IN (${taken}) ORDER BY c.rank LIMIT 1))`;
+}
+
+/**
  * An update that takes a new title, slug lookups included, in one statement. `$1` id, `$2` revision,
  * `$3` occurredAt, `$4` the title's first candidates, `$5` its candidate prefixes, then the
  * assignments' values. The slug is the one `assignSlug` gives: the current one when it derives from the
@@ -40,21 +62,15 @@ export function candidatePrefixes(base: string): string[] {
 export function renameSql(assignments: readonly string[]): string {
   return `
   WITH target AS (
-    SELECT o.id, o.slug, o.version, COALESCE(o.parent_id, o.org_id, '${noScope}'::uuid) AS sibling_group,
+    SELECT o.id, o.slug, o.version, ${siblingGroupSql('o.parent_id', 'o.org_id')} AS sibling_group,
            regexp_match(o.slug, '^(.*)-([1-9][0-9]{0,8})$') AS suffix
       FROM portal_objects o WHERE o.id = $1
   ), taken AS (
     SELECT s.slug FROM portal_objects s JOIN target t
-        ON COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = t.sibling_group
+        ON ${siblingGroupSql('s.parent_id', 's.org_id')} = t.sibling_group
      WHERE s.deleted_at IS NULL AND s.id <> t.id AND s.slug = ANY($4::text[] || t.slug)
   ), chosen AS (
-    SELECT COALESCE(
-             (SELECT t.slug
-               WHERE (t.slug = ($4::text[])[1]
-                      OR (t.suffix[2]::integer >= 2 AND t.suffix[1] = ($5::text[])[length(t.suffix[2])]))
-                 AND t.slug NOT IN (SELECT slug FROM taken)),
-             (SELECT c.slug FROM unnest($4::text[]) WITH ORDINALITY AS c(slug, n)
-               WHERE c.slug NOT IN (SELECT slug FROM taken) ORDER BY c.n LIMIT 1)) AS slug
+    SELECT ${chosenSlugSql({ target: 't', candidates: '$4::text[]', prefixes: '$5::text[]', taken: 'SELECT slug FROM taken' })} AS slug
       FROM target t
      WHERE t.version < $2
   ), changed AS (

@@ -3,8 +3,7 @@ import type { Sql } from '@portal/read-model-core';
 import { boxUnionSql, itemExtentOf, itemsExtentWithoutSql } from './collection-extent.js';
 import { applyMove } from './move-statement.js';
 import { onePerObject } from './one-per-object.js';
-
-const noScope = '00000000-0000-0000-0000-000000000000';
+import { siblingGroupSql } from './sibling-group.js';
 
 /**
  * Every leaf move of a run in one statement (`$1` ids, `$2` revisions, `$3` new parents, NULL for root
@@ -64,7 +63,7 @@ const leafMovesSql = `
      WHERE buried OR NOT EXISTS (
        -- The sibling group of the unique slug index: the parent, at root level the organization.
        SELECT 1 FROM portal_objects s
-        WHERE COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = COALESCE(g.to_parent, g.org_id, '${noScope}'::uuid)
+        WHERE ${siblingGroupSql('s.parent_id', 's.org_id')} = ${siblingGroupSql('g.to_parent', 'g.org_id')}
           AND s.deleted_at IS NULL AND s.id <> g.id AND s.slug = g.slug)
   ), landing AS (
     -- A leaf's access: its own visibility and shares on top of what the new parent passes on.

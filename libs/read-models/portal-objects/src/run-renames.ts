@@ -4,6 +4,7 @@ import { applyPortalObjectEvent } from './handlers.js';
 import {
   CANDIDATE_PREFIXES,
   candidatePrefixes,
+  chosenSlugSql,
   RENAME_CANDIDATES,
   renameCandidates,
 } from './rename-statement.js';
@@ -15,11 +16,10 @@ import {
   changedColumnValues,
 } from './update-columns.js';
 import { onePerObject } from './one-per-object.js';
-
-const noScope = '00000000-0000-0000-0000-000000000000';
+import { siblingGroupSql } from './sibling-group.js';
 
 /**
- * Every rename of a run in one statement: the single rename (rename-statement.ts) for each row of
+ * Every rename of a run in one statement: the single rename's choice of slug (`chosenSlugSql`) for each row of
  * `unnest`, its candidates and prefixes cut out of two flat arrays by its place in the list (16 and 9
  * per rename). `$1` ids, `$2` revisions, `$3` occurredAt, `$4` titles, `$5` candidates, `$6` prefixes,
  * then the other changed columns as the run's updates carry them (update-columns.ts), so any mix of
@@ -35,7 +35,7 @@ const renameRun = `
     SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], ${changedColumnArrays(7)})
                   WITH ORDINALITY AS u(id, revision, at, title, ${changedColumnNames}, n)
   ), target AS (
-    SELECT u.n, o.id, o.slug, u.revision, COALESCE(o.parent_id, o.org_id, '${noScope}'::uuid) AS sibling_group,
+    SELECT u.n, o.id, o.slug, u.revision, ${siblingGroupSql('o.parent_id', 'o.org_id')} AS sibling_group,
            regexp_match(o.slug, '^(.*)-([1-9][0-9]{0,8})$') AS suffix,
            ($5::text[])[(u.n::integer - 1) * ${RENAME_CANDIDATES} + 1 : u.n::integer * ${RENAME_CANDIDATES}] AS candidates,
            ($6::text[])[(u.n::integer - 1) * ${CANDIDATE_PREFIXES} + 1 : u.n::integer * ${CANDIDATE_PREFIXES}] AS prefixes
@@ -43,16 +43,11 @@ const renameRun = `
      WHERE o.version < u.revision
   ), taken AS (
     SELECT t.n, s.slug FROM target t JOIN portal_objects s
-        ON COALESCE(s.parent_id, s.org_id, '${noScope}'::uuid) = t.sibling_group
+        ON ${siblingGroupSql('s.parent_id', 's.org_id')} = t.sibling_group
        AND s.deleted_at IS NULL AND s.id <> t.id AND s.slug = ANY(t.candidates || t.slug)
   ), chosen AS (
-    SELECT t.n, t.id, t.revision, COALESCE(
-             (SELECT t.slug
-               WHERE (t.slug = t.candidates[1]
-                      OR (t.suffix[2]::integer >= 2 AND t.suffix[1] = t.prefixes[length(t.suffix[2])]))
-                 AND t.slug NOT IN (SELECT k.slug FROM taken k WHERE k.n = t.n)),
-             (SELECT c.slug FROM unnest(t.candidates) WITH ORDINALITY AS c(slug, rank)
-               WHERE c.slug NOT IN (SELECT k.slug FROM taken k WHERE k.n = t.n) ORDER BY c.rank LIMIT 1)) AS slug
+    SELECT t.n, t.id, t.revision,
+           ${chosenSlugSql({ target: 't', candidates: 't.candidates', prefixes: 't.prefixes', taken: 'SELECT k.slug FROM taken k WHERE k.n = t.n' })} AS slug
       FROM target t
   ), changed AS (
     UPDATE portal_objects o

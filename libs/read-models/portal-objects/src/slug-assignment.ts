@@ -1,5 +1,6 @@
 import { slugCandidate } from '@portal/domain';
 import type { Sql } from '@portal/read-model-core';
+import { siblingGroupSql } from './sibling-group.js';
 
 export interface SlugRequest {
   /** The sibling group: `null` for root level. */
@@ -18,14 +19,13 @@ export interface SlugRequest {
   readonly current: string | null;
 }
 
-const noScope = '00000000-0000-0000-0000-000000000000';
 /**
  * The sibling group as the partial unique index portal_objects_sibling_slug_in_org keys it (the same
  * expression, so lookups use it): the parent, or at root level the organization.
  */
 const siblingsTaking = `
   SELECT slug FROM portal_objects
-   WHERE COALESCE(parent_id, org_id, '${noScope}'::uuid) = COALESCE($1::uuid, $4::uuid, '${noScope}'::uuid)
+   WHERE ${siblingGroupSql('parent_id', 'org_id')} = ${siblingGroupSql('$1::uuid', '$4::uuid')}
      AND deleted_at IS NULL AND id <> $2 AND slug = ANY($3::text[])`;
 
 async function takenAmong(

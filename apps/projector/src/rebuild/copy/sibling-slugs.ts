@@ -1,8 +1,6 @@
 import { slugCandidate } from '@portal/domain';
-import { derivesFrom } from '@portal/read-model-portal-objects';
+import { derivesFrom, siblingGroupOf } from '@portal/read-model-portal-objects';
 import type { FoldedObject } from './folded-object.js';
-
-const noScope = '00000000-0000-0000-0000-000000000000';
 
 /**
  * The slugs live rows hold per sibling group, as the unique index `portal_objects_sibling_slug_in_org`
@@ -12,7 +10,7 @@ export class SiblingSlugs {
   private readonly groups = new Map<string, Map<string, string>>();
 
   static groupOf(parentId: string | null, orgId: string | null): string {
-    return parentId ?? orgId ?? noScope;
+    return siblingGroupOf(parentId, orgId);
   }
 
   private group(key: string): Map<string, string> {
