@@ -6,6 +6,13 @@ import { registerCleanup } from '../support/cleanup.js';
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const ERROR_LEVEL = 50;
 
+/** A line of an app's JSON log: its message and whatever fields it carries (a port, a rebuild's progress). */
+export interface AppLogEntry {
+  readonly msg?: string;
+  readonly port?: number;
+  readonly [field: string]: unknown;
+}
+
 export interface AppProcess {
   readonly child: ChildProcess;
   stop(): Promise<void>;
@@ -25,7 +32,7 @@ const FREE_METRICS_PORTS = {
 export function startApp(
   script: string,
   env: NodeJS.ProcessEnv,
-  onLine: (entry: { msg?: string; port?: number }) => void = () => undefined,
+  onLine: (entry: AppLogEntry) => void = () => undefined,
 ): AppProcess {
   // As the test stack does: `STACK_NODE_ARGS=--cpu-prof --cpu-prof-dir=…` profiles the apps of a bench.
   const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -37,7 +44,7 @@ export function startApp(
   });
   child.stderr.pipe(process.stderr);
   createInterface({ input: child.stdout }).on('line', (line) => {
-    let entry: { level?: number; msg?: string; port?: number };
+    let entry: AppLogEntry & { level?: number };
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {

@@ -4,7 +4,7 @@ import { PostgresEventStore } from '@portal/eventstore';
 import pg from 'pg';
 import { analyzePeriodically } from '../support/periodic-analyze.js';
 import { perSecond } from '../support/stats.js';
-import { startApp } from './app-processes.js';
+import { startApp, type AppLogEntry } from './app-processes.js';
 
 export interface BuildOutcome {
   readonly events: number;
@@ -112,6 +112,16 @@ export async function buildReadModels(options: {
   };
 }
 
+/** A rebuild's log line as one line of progress: its message, then its counts (events, rate, time left). */
+function progressLine(entry: AppLogEntry): string {
+  const { events, eventsPerSecond, etaSeconds } = entry;
+  if (typeof events !== 'number') return entry.msg ?? '';
+  const rate =
+    typeof eventsPerSecond === 'number' ? `, ${eventsPerSecond.toLocaleString('en')} events/s` : '';
+  const left = typeof etaSeconds === 'number' ? `, about ${etaSeconds} s left` : '';
+  return `${entry.msg ?? ''}: ${events.toLocaleString('en')} events${rate}${left}`;
+}
+
 /**
  * Builds the read models the way an operator rebuilds them (`apps/projector/src/rebuild.ts`: a fresh
  * schema, replayed, indexed, analyzed and swapped in), timed from start to exit. The rebuild's own
@@ -127,7 +137,7 @@ export async function rebuildReadModels(options: {
     'apps/projector/src/rebuild.ts',
     { ...options.env, LOG_LEVEL: 'info' },
     (entry) => {
-      if (entry.msg !== undefined && /rebuild/i.test(entry.msg)) options.progress(entry.msg);
+      if (entry.msg !== undefined && /rebuild/i.test(entry.msg)) options.progress(progressLine(entry));
     },
   );
   const [code] = (await once(rebuild.child, 'exit')) as [number | null];
