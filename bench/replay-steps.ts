@@ -56,4 +56,15 @@ printTable(
       `${((100 * cost.ms) / totalMs).toFixed(1)}%`,
     ]),
 );
+printTable(
+  'Row writes by table (HOT: updates that wrote no index entry)',
+  ['table', 'inserts', 'updates', 'HOT updates', 'HOT share'],
+  profile.tableWrites.map((writes) => [
+    writes.table,
+    writes.inserts,
+    writes.updates,
+    writes.hotUpdates,
+    writes.updates === 0 ? '–' : `${((100 * writes.hotUpdates) / writes.updates).toFixed(1)}%`,
+  ]),
+);
 printJsonLine('replay-steps', { options, ...profile });

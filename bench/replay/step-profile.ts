@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@portal/domain';
-import { createLogger, createPool } from '@portal/platform';
+import { createLogger, createPool, type Pool } from '@portal/platform';
 import { applyEventsInRuns } from '../../apps/projector/src/batch.js';
 import { portalProjection } from '../../apps/projector/src/portal-projection.js';
 import type { Sql } from '@portal/read-model-core';
@@ -29,9 +29,22 @@ export interface StatementCost {
   readonly ms: number;
 }
 
+/**
+ * The row writes of one table of the read schema over the profile: inserts, updates, and the updates
+ * PostgreSQL made heap-only (HOT: no index entry written, since no indexed column changed and the page
+ * had room for the new version).
+ */
+export interface TableWrites {
+  readonly table: string;
+  readonly inserts: number;
+  readonly updates: number;
+  readonly hotUpdates: number;
+}
+
 export interface StepProfile {
   readonly events: number;
   readonly seconds: number;
+  readonly tableWrites: readonly TableWrites[];
   readonly costs: readonly StepCost[];
   /** Every statement by its prepared name (or its text's first words), most expensive first. */
   readonly statements: readonly StatementCost[];
@@ -60,6 +73,21 @@ function historyEvents(options: StepProfileOptions): RecordedEvent[] {
       metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
     };
   });
+}
+
+async function tableWrites(pool: Pool, schema: string): Promise<TableWrites[]> {
+  const result = await pool.query<{ table: string; inserts: string; updates: string; hot: string }>(
+    `SELECT relname AS table, n_tup_ins::text AS inserts, n_tup_upd::text AS updates, n_tup_hot_upd::text AS hot
+       FROM pg_stat_user_tables WHERE schemaname = $1 AND n_tup_ins + n_tup_upd > 0
+      ORDER BY n_tup_ins + n_tup_upd DESC`,
+    [schema],
+  );
+  return result.rows.map((row) => ({
+    table: row.table,
+    inserts: Number(row.inserts),
+    updates: Number(row.updates),
+    hotUpdates: Number(row.hot),
+  }));
 }
 
 /**
@@ -157,6 +185,8 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
             await client.query(`ANALYZE "${schema}".portal_objects`);
         }
       }
+      // The session's counts reach the statistics views when it next ends a transaction, not before.
+      await client.query('SELECT pg_stat_force_next_flush()');
     } finally {
       client.release();
     }
@@ -164,6 +194,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
     return {
       events: events.length,
       seconds,
+      tableWrites: await tableWrites(pool, schema),
       costs: [...costs.entries()].map(([step, cost]) => ({ step, ...cost })).sort((a, b) => b.ms - a.ms),
       statements: [...statements.entries()]
         .map(([statement, cost]) => ({ statement, ...cost }))
