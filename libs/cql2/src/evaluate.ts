@@ -44,9 +44,19 @@ function compareStrings(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/**
+ * The order of two values read as numbers: NaN when either is not one (every comparison then false).
+ * Equal infinities are equal, as in PostgreSQL: two open interval ends (`..`) are the same end, where
+ * `Infinity - Infinity` would be NaN.
+ */
+function compareNumbers(a: Scalar, b: Scalar): number {
+  const [x, y] = [Number(a), Number(b)];
+  return x === y ? 0 : x - y;
+}
+
 function compare(op: string, a: Scalar | null, b: Scalar | null): Truth {
   if (a === null || b === null) return null;
-  const order = typeof a === 'string' && typeof b === 'string' ? compareStrings(a, b) : Number(a) - Number(b);
+  const order = typeof a === 'string' && typeof b === 'string' ? compareStrings(a, b) : compareNumbers(a, b);
   switch (op) {
     case '=':
       return order === 0;
