@@ -2,6 +2,7 @@ import { slugify, type RecordedEvent } from '@portal/domain';
 import type { Footprint, FootprintOf, Sql } from '@portal/read-model-core';
 import { asPortalObjectEvent } from './events.js';
 import { createdFootprint, objectRow, placementOf, portalObjectFootprint } from './run-footprint.js';
+import { siblingGroupOf } from './sibling-group.js';
 
 /** What the footprint of a rename, a move or a delete needs to know of its object beyond the event. */
 export interface Placement {
@@ -14,11 +15,6 @@ export interface Placement {
   readonly slugs: readonly string[];
   /** No row (live or tombstone) lies below it: its subtree is its own row. */
   readonly bare: boolean;
-}
-
-/** The sibling group as the unique slug index keys it: the parent, at root level the organization. */
-function groupOf(parentId: string | null, orgId: string | null): string {
-  return parentId ?? orgId ?? 'none';
 }
 
 /** The batch's placements: `$1` the ids (`readPlacements`). */
@@ -123,7 +119,7 @@ export function followPlacements(read: ReadonlyMap<string, Placement>): Footprin
         if (!placement) return null;
         const base = slugify(changes.title);
         placements.set(id, { ...placement, slugs: [base] });
-        const group = groupOf(placement.parentId, placement.orgId);
+        const group = siblingGroupOf(placement.parentId, placement.orgId);
         // It frees the slug it held and takes one of its new title's family.
         return {
           changes: [objectRow(id)],
@@ -137,8 +133,8 @@ export function followPlacements(read: ReadonlyMap<string, Placement>): Footprin
         if (!placement) return null;
         placements.set(id, { ...placement, parentId: toParentId });
         if (!placement.bare) return null;
-        const from = groupOf(placement.parentId, placement.orgId);
-        const to = groupOf(toParentId, placement.orgId);
+        const from = siblingGroupOf(placement.parentId, placement.orgId);
+        const to = siblingGroupOf(toParentId, placement.orgId);
         const parents = [placement.parentId, toParentId].filter((parent) => parent !== null);
         return {
           changes: [objectRow(id), placementOf(id)],
@@ -157,7 +153,7 @@ export function followPlacements(read: ReadonlyMap<string, Placement>): Footprin
         const placement = placements.get(id);
         placements.delete(id);
         if (!placement?.bare) return null;
-        const group = groupOf(placement.parentId, placement.orgId);
+        const group = siblingGroupOf(placement.parentId, placement.orgId);
         return {
           changes: [objectRow(id), placementOf(id)],
           reads:

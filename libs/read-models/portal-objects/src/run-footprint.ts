@@ -1,6 +1,7 @@
 import { slugify, type RecordedEvent } from '@portal/domain';
 import type { Footprint } from '@portal/read-model-core';
 import { asPortalObjectEvent } from './events.js';
+import { siblingGroupOf } from './sibling-group.js';
 
 /** The key of an object's row: what updates, uploads and assets change. */
 export const objectRow = (id: string): string => `portal_objects:${id}`;
@@ -22,8 +23,7 @@ export function createdFootprint(data: {
   return {
     changes: [objectRow(id)],
     reads: parentId === null ? [] : [placementOf(parentId)],
-    // The sibling group of the unique slug index: the parent, at root level the organization.
-    slugs: [{ group: parentId ?? orgId ?? 'none', base: slugify(title) }],
+    slugs: [{ group: siblingGroupOf(parentId, orgId), base: slugify(title) }],
   };
 }
 

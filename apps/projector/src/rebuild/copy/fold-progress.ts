@@ -6,7 +6,8 @@ const reportEveryMs = 5_000;
 /**
  * An info line at most every few seconds while the history is folded: events so far, the rate since
  * the start, and the time left at that rate (by the global part of the positions, as the admin
- * console's bar measures it).
+ * console's bar measures it). Before the first position that says how far it is, the time left is
+ * unknown and the line leaves it out rather than say 0.
  */
 export class FoldProgress {
   private readonly startedAt = performance.now();
@@ -25,9 +26,14 @@ export class FoldProgress {
     const eventsPerSecond = Math.round(events / seconds);
     const done = Number(position.prepare);
     const total = Number(this.until.prepare);
-    const etaSeconds = done > 0 && total > done ? Math.round(((total - done) / done) * seconds) : 0;
+    const etaSeconds = done > 0 ? Math.round((Math.max(total - done, 0) / done) * seconds) : undefined;
     this.log.info(
-      { events, eventsPerSecond, etaSeconds, position: formatPosition(position) },
+      {
+        events,
+        eventsPerSecond,
+        ...(etaSeconds === undefined ? {} : { etaSeconds }),
+        position: formatPosition(position),
+      },
       'rebuild: folding the history in memory',
     );
   }

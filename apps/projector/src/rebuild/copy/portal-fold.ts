@@ -16,6 +16,7 @@ import {
   type StatusEvent,
   itemColumns,
   newObjectRow,
+  siblingGroupOf,
   type CreateEvent,
 } from '@portal/read-model-portal-objects';
 import { inherit, rootAccess } from './access-fold.js';
@@ -204,7 +205,7 @@ export class PortalFold {
     // A replayed create finds its row and changes nothing.
     if (this.objects.has(row.id)) return;
     const buried = parent !== null && this.underTombstone(parent);
-    const group = SiblingSlugs.groupOf(row.parentId, row.orgId);
+    const group = siblingGroupOf(row.parentId, row.orgId);
     const plain = slugify(row.title);
     // Below a tombstone the row is born one, outside the live siblings' slug index: the plain slug.
     const slug =
@@ -312,7 +313,7 @@ export class PortalFold {
     row.updatedAt = recorded.metadata.occurredAt;
     if (changes.title !== undefined) {
       row.title = changes.title;
-      const group = SiblingSlugs.groupOf(row.parentId, row.orgId);
+      const group = siblingGroupOf(row.parentId, row.orgId);
       const slug = this.slugs.assign(group, slugify(changes.title), row.id, row.slug);
       if (isLive(row)) this.slugs.release(row);
       row.slug = slug;
@@ -360,7 +361,7 @@ export class PortalFold {
     const buried = destination !== null && this.underTombstone(destination);
     const wasDeleted = !isLive(target);
     const itemInExtent = inExtent(target);
-    const newGroup = SiblingSlugs.groupOf(toParentId, target.orgId);
+    const newGroup = siblingGroupOf(toParentId, target.orgId);
     // The current slug when no live sibling there holds it, else the first free candidate of the title.
     const newSlug =
       buried || this.slugs.holder(newGroup, target.slug, target.id) === null

@@ -9,10 +9,6 @@ import type { FoldedObject } from './folded-object.js';
 export class SiblingSlugs {
   private readonly groups = new Map<string, Map<string, string>>();
 
-  static groupOf(parentId: string | null, orgId: string | null): string {
-    return siblingGroupOf(parentId, orgId);
-  }
-
   private group(key: string): Map<string, string> {
     let group = this.groups.get(key);
     if (!group) {
@@ -30,12 +26,12 @@ export class SiblingSlugs {
 
   /** A live row takes its slug. */
   take(object: FoldedObject): void {
-    this.group(SiblingSlugs.groupOf(object.parentId, object.orgId)).set(object.slug, object.id);
+    this.group(siblingGroupOf(object.parentId, object.orgId)).set(object.slug, object.id);
   }
 
   /** A live row lets its slug go (tombstoned, moved away, renamed). */
   release(object: FoldedObject): void {
-    const key = SiblingSlugs.groupOf(object.parentId, object.orgId);
+    const key = siblingGroupOf(object.parentId, object.orgId);
     const group = this.groups.get(key);
     if (group?.get(object.slug) === object.id) group.delete(object.slug);
   }
