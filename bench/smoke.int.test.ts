@@ -252,6 +252,11 @@ const smokes: readonly Smoke[] = [
           http: expect.objectContaining({ failed: 0 }) as unknown,
           sql: expect.objectContaining({ failed: 0 }) as unknown,
         }),
+        // The HTTP probe checks each body's document type (a FeatureCollection above, this one too).
+        expect.objectContaining({
+          view: "aggregation by month, one collection's items",
+          http: expect.objectContaining({ failed: 0 }) as unknown,
+        }),
       ]) as unknown,
     },
   },

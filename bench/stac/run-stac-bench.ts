@@ -98,6 +98,7 @@ export async function runStacBench(
         targets: generator.targets(),
         deepPages,
         cloudCoverPages,
+        clientBody: options.clientBody,
       })) {
         if (options.views.length > 0 && !options.views.some((name) => view.name.includes(name))) continue;
         progress(`measuring: ${view.name}`);

@@ -32,7 +32,16 @@ export interface StacBenchOptions {
   readonly build: 'projector' | 'rebuild';
   /** Only the query shapes whose name holds one of these (all when empty): a short run of a few shapes. */
   readonly views: readonly string[];
+  /**
+   * What the HTTP probe does with a body: `text` reads it whole as a string, as the SQL probe gets its
+   * rows (strings, none parsed); `json` parses it too, as a client then would (the rows of bench/README.md
+   * before 2026-11-29 afternoon). Client and service share the machine's cores, so the client's parse is
+   * CPU the API does not get; `text` charges both paths the same client work.
+   */
+  readonly clientBody: ClientBody;
 }
+
+export type ClientBody = 'text' | 'json';
 
 export const stacOptionSpecs = {
   items: { env: 'BENCH_STAC_ITEMS', default: '1000000', help: 'items seeded through the event store' },
@@ -93,6 +102,11 @@ export const stacOptionSpecs = {
     default: '',
     help: 'measure only the shapes whose name holds one of these, comma-separated (e.g. "collection\'s items,sortby -datetime"); all when empty',
   },
+  'client-body': {
+    env: 'BENCH_STAC_CLIENT_BODY',
+    default: 'text',
+    help: 'text (the HTTP probe reads each body as a string, as the SQL probe reads rows) or json (it parses it too)',
+  },
   reuse: {
     env: 'BENCH_STAC_REUSE',
     default: '',
@@ -126,7 +140,13 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name !== ''),
+    clientBody: clientBodyOf(raw['client-body']),
   };
+}
+
+function clientBodyOf(text: string): ClientBody {
+  if (text === 'text' || text === 'json') return text;
+  throw new RangeError(`--client-body takes text or json, got "${text}"`);
 }
 
 function reusedDatabase(name: string): string | null {

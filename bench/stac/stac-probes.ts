@@ -13,6 +13,7 @@ import {
 import { conditionsFromQuery } from '../../apps/api/src/stac/search-conditions.js';
 import type { Probe } from '../browser/closed-loop.js';
 import type { SceneTargets } from './scene-generator.js';
+import type { ClientBody } from './stac-options.js';
 
 /** One query shape: the request a STAC client sends, and the same reads through the API's own query code. */
 export interface StacView {
@@ -42,18 +43,29 @@ function urlOf(baseUrl: string, search: Search): string {
   return `${baseUrl}${search.path}?${new URLSearchParams(search.query).toString()}`;
 }
 
+/**
+ * Whether a body is a JSON document of type `type`: parsed whole (`json`), or, read as text, by the
+ * member the API writes first (`{"type":…`, item-collection.ts and JSON.stringify of its objects) and
+ * the closing brace.
+ */
+function isDocumentOf(body: string, type: string, clientBody: ClientBody): boolean {
+  if (clientBody === 'json') return (JSON.parse(body) as { type?: unknown }).type === type;
+  return body.startsWith(`{"type":${JSON.stringify(type)},`) && body.endsWith('}');
+}
+
 /** GET that must answer 200 with a document of type `type`; the body is read whole, as a client would. */
 function httpProbe(
   baseUrl: string,
   searchAt: (sequence: number) => Search,
+  clientBody: ClientBody,
   type = 'FeatureCollection',
 ): Probe {
   return async (sequence) => {
     const response = await fetch(urlOf(baseUrl, searchAt(sequence)), {
       headers: { accept: 'application/geo+json, application/json' },
     });
-    const body = (await response.json()) as { type?: string };
-    return response.status === 200 && body.type === type;
+    const body = await response.text();
+    return response.status === 200 && isDocumentOf(body, type, clientBody);
   };
 }
 
@@ -95,8 +107,16 @@ function aggregateSqlProbe(pool: Pool, searchAt: (sequence: number) => Search): 
   };
 }
 
-function view(name: string, baseUrl: string, pool: Pool, searchAt: (sequence: number) => Search): StacView {
-  return { name, http: httpProbe(baseUrl, searchAt), sql: sqlProbe(pool, searchAt) };
+function view(
+  name: string,
+  options: { readonly baseUrl: string; readonly pool: Pool; readonly clientBody: ClientBody },
+  searchAt: (sequence: number) => Search,
+): StacView {
+  return {
+    name,
+    http: httpProbe(options.baseUrl, searchAt, options.clientBody),
+    sql: sqlProbe(options.pool, searchAt),
+  };
 }
 
 /** A year of the archive's ten, by request, so consecutive requests do not read the same rows. */
@@ -161,8 +181,10 @@ export function stacViews(options: {
   readonly deepPages: ReadonlyMap<number, string | null>;
   /** The same of `byCloudCoverAscending`. */
   readonly cloudCoverPages: ReadonlyMap<number, string | null>;
+  readonly clientBody: ClientBody;
 }): StacView[] {
   const { baseUrl, pool, targets } = options;
+  const paths = { baseUrl, pool, clientBody: options.clientBody };
   const limit = String(PAGE_SIZE);
   const search = (query: Record<string, string>): Search => ({
     path: `${STAC}/search`,
@@ -177,31 +199,31 @@ export function stacViews(options: {
     },
   });
   const views: StacView[] = [
-    view('bbox 5°×5° + one year', baseUrl, pool, (sequence) =>
+    view('bbox 5°×5° + one year', paths, (sequence) =>
       search({ bbox: at(targets.boxes, sequence).join(','), datetime: yearOf(sequence) }),
     ),
-    view('intersects a polygon', baseUrl, pool, (sequence) =>
+    view('intersects a polygon', paths, (sequence) =>
       search({ intersects: polygonAround(at(targets.boxes, sequence)) }),
     ),
-    view('CQL2 filter: cloud cover + one year', baseUrl, pool, (sequence) =>
+    view('CQL2 filter: cloud cover + one year', paths, (sequence) =>
       search({
         filter: `"eo:cloud_cover" < 10 AND T_INTERSECTS(datetime, INTERVAL('${yearOf(sequence).replace('/', "','")}'))`,
         'filter-lang': 'cql2-text',
       }),
     ),
-    view("a collection's items", baseUrl, pool, (sequence) => ({
+    view("a collection's items", paths, (sequence) => ({
       path: `${STAC}/collections/${at(targets.collectionIds, sequence)}/items`,
       query: { limit },
     })),
     {
       name: "aggregation by month, one collection's items",
-      http: httpProbe(baseUrl, aggregateByMonth, 'AggregationCollection'),
+      http: httpProbe(baseUrl, aggregateByMonth, options.clientBody, 'AggregationCollection'),
       sql: aggregateSqlProbe(pool, aggregateByMonth),
     },
   ];
   for (const [page, token] of options.deepPages) {
     views.push(
-      view(`sortby -datetime, page ${page}`, baseUrl, pool, () => ({
+      view(`sortby -datetime, page ${page}`, paths, () => ({
         ...byTimeDescending,
         query: token === null ? byTimeDescending.query : { ...byTimeDescending.query, token },
       })),
@@ -209,7 +231,7 @@ export function stacViews(options: {
   }
   for (const [page, token] of options.cloudCoverPages) {
     views.push(
-      view(`sortby +eo:cloud_cover, page ${page}`, baseUrl, pool, () => ({
+      view(`sortby +eo:cloud_cover, page ${page}`, paths, () => ({
         ...byCloudCoverAscending,
         query: token === null ? byCloudCoverAscending.query : { ...byCloudCoverAscending.query, token },
       })),

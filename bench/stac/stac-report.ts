@@ -1,7 +1,13 @@
 import { printTable } from '../support/table.js';
 import type { StacBenchOutcome } from './run-stac-bench.js';
+import type { ClientBody } from './stac-options.js';
 
-export function printStacTables(outcome: StacBenchOutcome): void {
+const clientReads: Record<ClientBody, string> = {
+  text: 'the client reads each body as text',
+  json: 'the client parses each body',
+};
+
+export function printStacTables(outcome: StacBenchOutcome, clientBody: ClientBody): void {
   const { seeding, build } = outcome;
   if (seeding && build)
     printTable(
@@ -19,7 +25,7 @@ export function printStacTables(outcome: StacBenchOutcome): void {
       ],
     );
   printTable(
-    "STAC searches under load (limit 100): HTTP (the API) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request",
+    `STAC searches under load (limit 100): HTTP (the API; ${clientReads[clientBody]}) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request`,
     ['query', 'via', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'api cpu', 'pg cpu', 'http/sql'],
     outcome.views.flatMap((result) =>
       (['http', 'sql'] as const).map((via) => {
