@@ -83,6 +83,10 @@ const measured = shapes.filter(
   (shape) => only.length === 0 || only.some((name) => shape.name.includes(name)),
 );
 
+/**
+ * Parses every page (bench/stac.ts reads bodies as text by default): both checkouts pay the same client
+ * work, and the comparison is of their APIs' CPU per request, not of HTTP against direct reads.
+ */
 function probe(baseUrl: string, path: (sequence: number) => string): Probe {
   return async (sequence) => {
     const response = await fetch(`${baseUrl}${path(sequence)}`, {

@@ -9,7 +9,7 @@ import {
   type RecordedEvent,
   type Visibility,
 } from '@portal/domain';
-import { derivesFrom } from '@portal/read-model-portal-objects';
+import { derivesFrom, siblingGroupOf } from '@portal/read-model-portal-objects';
 import type { Pool } from '@portal/platform';
 import { itemRegistered, itemUploadStarted } from './item-events.js';
 import {
@@ -71,9 +71,6 @@ export async function moveCandidateRows(pool: Pool, schema: string): Promise<Mov
   );
   return result.rows;
 }
-
-/** The sibling group of the unique slug index: the parent, at root level the organization. */
-const groupOf = (parentId: string | null, orgId: string | null): string => parentId ?? orgId ?? 'none';
 
 /**
  * A random tree of catalogs, collections and items (ready ones with extents, uploading ones without),
@@ -238,9 +235,9 @@ export class LeafMoveTree {
             ? row.parent_id
             : this.pick(destinations).id;
       const taken: (readonly [string, string])[] = [
-        [groupOf(row.parent_id, row.org_id), row.slug],
-        [groupOf(toParentId, row.org_id), row.slug],
-        [groupOf(toParentId, row.org_id), slugify(row.title)],
+        [siblingGroupOf(row.parent_id, row.org_id), row.slug],
+        [siblingGroupOf(toParentId, row.org_id), row.slug],
+        [siblingGroupOf(toParentId, row.org_id), slugify(row.title)],
       ];
       const clashes = taken.some(([group, name]) =>
         (names.get(group) ?? []).some((other) => derivesFrom(name, other) || derivesFrom(other, name)),
