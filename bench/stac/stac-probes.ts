@@ -13,6 +13,7 @@ import {
 import { conditionsFromQuery } from '../../apps/api/src/stac/search-conditions.js';
 import type { Probe } from '../browser/closed-loop.js';
 import type { SceneTargets } from './scene-generator.js';
+import { isDocumentOf } from './document-check.js';
 import type { ClientBody } from './stac-options.js';
 
 /** One query shape: the request a STAC client sends, and the same reads through the API's own query code. */
@@ -41,16 +42,6 @@ function at<T>(items: readonly T[], sequence: number): T {
 
 function urlOf(baseUrl: string, search: Search): string {
   return `${baseUrl}${search.path}?${new URLSearchParams(search.query).toString()}`;
-}
-
-/**
- * Whether a body is a JSON document of type `type`: parsed whole (`json`), or, read as text, by the
- * member the API writes first (`{"type":…`, item-collection.ts and JSON.stringify of its objects) and
- * the closing brace.
- */
-function isDocumentOf(body: string, type: string, clientBody: ClientBody): boolean {
-  if (clientBody === 'json') return (JSON.parse(body) as { type?: unknown }).type === type;
-  return body.startsWith(`{"type":${JSON.stringify(type)},`) && body.endsWith('}');
 }
 
 /** GET that must answer 200 with a document of type `type`; the body is read whole, as a client would. */
