@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createPool } from '@portal/platform';
 import { runClosedLoop, type Probe } from '../bench/browser/closed-loop.js';
+import { isDocumentOf } from '../bench/stac/document-check.js';
 import { readOptions, positiveInt, positiveNumber } from '../bench/support/options.js';
 import { adminDatabaseUrl, useTestServiceDefaults } from '../bench/support/services.js';
 import { printJsonLine, printTable } from '../bench/support/table.js';
@@ -92,8 +93,8 @@ function probe(baseUrl: string, path: (sequence: number) => string): Probe {
     const response = await fetch(`${baseUrl}${path(sequence)}`, {
       headers: { accept: 'application/geo+json, application/json' },
     });
-    const body = (await response.json()) as { type?: string };
-    return response.status === 200 && body.type === 'FeatureCollection';
+    const body = await response.text();
+    return response.status === 200 && isDocumentOf(body, 'FeatureCollection', 'json');
   };
 }
 

@@ -98,11 +98,14 @@ function aggregateSqlProbe(pool: Pool, searchAt: (sequence: number) => Search): 
   };
 }
 
-function view(
-  name: string,
-  options: { readonly baseUrl: string; readonly pool: Pool; readonly clientBody: ClientBody },
-  searchAt: (sequence: number) => Search,
-): StacView {
+/** Where a view's two probes go: the API for HTTP, the pool for the direct reads. */
+interface Reach {
+  readonly baseUrl: string;
+  readonly pool: Pool;
+  readonly clientBody: ClientBody;
+}
+
+function view(name: string, options: Reach, searchAt: (sequence: number) => Search): StacView {
   return {
     name,
     http: httpProbe(options.baseUrl, searchAt, options.clientBody),
@@ -175,7 +178,7 @@ export function stacViews(options: {
   readonly clientBody: ClientBody;
 }): StacView[] {
   const { baseUrl, pool, targets } = options;
-  const paths = { baseUrl, pool, clientBody: options.clientBody };
+  const reach = { baseUrl, pool, clientBody: options.clientBody };
   const limit = String(PAGE_SIZE);
   const search = (query: Record<string, string>): Search => ({
     path: `${STAC}/search`,
@@ -190,19 +193,19 @@ export function stacViews(options: {
     },
   });
   const views: StacView[] = [
-    view('bbox 5°×5° + one year', paths, (sequence) =>
+    view('bbox 5°×5° + one year', reach, (sequence) =>
       search({ bbox: at(targets.boxes, sequence).join(','), datetime: yearOf(sequence) }),
     ),
-    view('intersects a polygon', paths, (sequence) =>
+    view('intersects a polygon', reach, (sequence) =>
       search({ intersects: polygonAround(at(targets.boxes, sequence)) }),
     ),
-    view('CQL2 filter: cloud cover + one year', paths, (sequence) =>
+    view('CQL2 filter: cloud cover + one year', reach, (sequence) =>
       search({
         filter: `"eo:cloud_cover" < 10 AND T_INTERSECTS(datetime, INTERVAL('${yearOf(sequence).replace('/', "','")}'))`,
         'filter-lang': 'cql2-text',
       }),
     ),
-    view("a collection's items", paths, (sequence) => ({
+    view("a collection's items", reach, (sequence) => ({
       path: `${STAC}/collections/${at(targets.collectionIds, sequence)}/items`,
       query: { limit },
     })),
@@ -214,7 +217,7 @@ export function stacViews(options: {
   ];
   for (const [page, token] of options.deepPages) {
     views.push(
-      view(`sortby -datetime, page ${page}`, paths, () => ({
+      view(`sortby -datetime, page ${page}`, reach, () => ({
         ...byTimeDescending,
         query: token === null ? byTimeDescending.query : { ...byTimeDescending.query, token },
       })),
@@ -222,7 +225,7 @@ export function stacViews(options: {
   }
   for (const [page, token] of options.cloudCoverPages) {
     views.push(
-      view(`sortby +eo:cloud_cover, page ${page}`, paths, () => ({
+      view(`sortby +eo:cloud_cover, page ${page}`, reach, () => ({
         ...byCloudCoverAscending,
         query: token === null ? byCloudCoverAscending.query : { ...byCloudCoverAscending.query, token },
       })),
