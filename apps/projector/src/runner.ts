@@ -15,6 +15,7 @@ import { readCheckpoint } from '@portal/read-model-core';
 import { ProgressReport } from './progress-report.js';
 import { UNOBSERVED_PROJECTOR, type ProjectorObserver } from './projector-observer.js';
 import { readAhead } from './read-ahead.js';
+import { PendingListMerger } from './pending-lists.js';
 import { ReadSchemaStatistics } from './statistics.js';
 
 export interface RunnerOptions {
@@ -61,10 +62,12 @@ export class ProjectionRunner {
   private readonly target: BatchTarget & { readonly schema: string };
   /** Kept across resubscriptions, so the events applied since a fresh schema was found keep adding up. */
   private readonly statistics: ReadSchemaStatistics;
+  private readonly pendingLists: PendingListMerger;
 
   constructor(private readonly options: RunnerOptions) {
     const statistics = new ReadSchemaStatistics(options.pool, options.schema, options.log);
     this.statistics = statistics;
+    this.pendingLists = new PendingListMerger(options.pool, options.schema, options.log);
     this.target = {
       projection: options.projection,
       schema: options.schema,
@@ -135,11 +138,13 @@ export class ProjectionRunner {
         progress.batchApplied(batch, durationMs);
         (this.options.observer ?? UNOBSERVED_PROJECTOR).batchApplied(batch, durationMs);
         await this.statistics.eventsApplied(batch.length);
+        this.pendingLists.eventsApplied(batch.length);
         if (signal.aborted) return;
       }
     } finally {
       signal.removeEventListener('abort', stop);
       subscription.abort();
+      await this.pendingLists.settled();
     }
   }
 
