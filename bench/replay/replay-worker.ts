@@ -12,6 +12,7 @@ import {
   DEFAULT_RETRY_DELAYS_MS,
   ensureOperationsSchema,
   ensureReadSchema,
+  loadProjectorConfig,
   PORTAL_PROJECTION_CHANNEL,
   portalProjection,
   rebuildReadSchema,
@@ -161,6 +162,8 @@ try {
       notifyChannel: PORTAL_PROJECTION_CHANNEL,
       batchSize: job.batchSize,
       retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+      // As the projector process takes it: PROJECTOR_MERGE_PENDING_LISTS_EVERY=0 replays without merges.
+      mergePendingListsEvery: loadProjectorConfig().PROJECTOR_MERGE_PENDING_LISTS_EVERY,
       log,
       signal: done.signal,
     });

@@ -86,6 +86,7 @@ async function main(): Promise<number> {
       notifyChannel: PORTAL_PROJECTION_CHANNEL,
       batchSize: config.PROJECTOR_BATCH_SIZE,
       retryDelaysMs: projectorConfig.PROJECTOR_RETRY_DELAYS_MS,
+      mergePendingListsEvery: projectorConfig.PROJECTOR_MERGE_PENDING_LISTS_EVERY,
       log,
       observer,
       signal: shutdown.signal,

@@ -5,29 +5,27 @@ import { inTransaction, type Logger, type Pool } from '@portal/platform';
  * and the insert that grows the list past `gin_pending_list_limit` (4 MB) merges the whole list into
  * the index, in its own statement. For the projector that statement is a run of creates inside a batch
  * transaction: a run of 8 rows took 137 ms and wrote 1,600 pages, most likely such a merge, while the
- * machine's second core sat idle (bench/README.md, "Pending lists merged beside the batch"). So after every
- * `everyEvents` applied the projector merges the read schema's pending lists itself, on a connection of
- * its own, beside the next batches. An insert that finds a merge running skips its own (PostgreSQL
- * merges one list once at a time), so the batches rarely merge at all. Autovacuum merges the lists
- * too, but only when it vacuums the table, long after they filled.
+ * machine's second core sat idle (bench/README.md, "Pending lists merged beside the batch"). So after
+ * every `everyEvents` applied the projector merges the read schema's pending lists itself, on a
+ * connection of its own, beside the next batches. PostgreSQL lets one session at a time merge a given
+ * list, and an insert that finds a merge running skips its own, so the batches should seldom merge.
+ * Autovacuum merges the lists too, but only when it vacuums or analyzes the table.
  */
 export const MERGE_PENDING_LISTS_EVERY_EVENTS = 1_000;
 
-/**
- * Every pending list of the schema's GIN indexes merged; the pages it took off the lists. An index
- * built without `fastupdate` has none and answers 0. Waits at most a second for a lock: a rebuild
- * swapping the schema out goes first, and the next merge finds the new one.
- */
-const MERGE_SQL = `
-  SELECT COALESCE(sum(gin_clean_pending_list(c.oid)), 0)::int AS pages
+/** The schema's GIN indexes that keep a pending list, by qualified name. */
+const PENDING_LIST_INDEXES_SQL = `
+  SELECT format('%I.%I', n.nspname, c.relname) AS name
     FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace
     JOIN pg_am am ON am.oid = c.relam
    WHERE n.nspname = $1 AND c.relkind = 'i' AND am.amname = 'gin'
-     AND NOT COALESCE(c.reloptions @> '{fastupdate=off}', false)`;
+     AND NOT COALESCE(c.reloptions @> '{fastupdate=off}', false)
+   ORDER BY c.relname`;
 
-/** PostgreSQL's SQLSTATE for a missing privilege: the projector's role does not own the indexes. */
+/** PostgreSQL's SQLSTATEs the merge answers for itself. */
 const INSUFFICIENT_PRIVILEGE = '42501';
+const UNDEFINED_TABLE = '42P01';
 
 function sqlStateOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
@@ -39,8 +37,12 @@ function sqlStateOf(error: unknown): string | undefined {
 export class PendingListMerger {
   private appliedSinceMerge = 0;
   private merging: Promise<void> | null = null;
-  private disabled = false;
+  /** Indexes the projector's role does not own (only the owner may merge one): left to the inserts. */
+  private readonly notOwned = new Set<string>();
+  /** Whether the last merge failed: a failure that repeats every 1,000 events is logged once. */
+  private failing = false;
 
+  /** `everyEvents` 0: never merges (the inserts merge the lists, as PostgreSQL does by default). */
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
@@ -51,7 +53,7 @@ export class PendingListMerger {
   /** Counts a batch's events, and starts a merge (not awaited) when enough were applied since the last. */
   eventsApplied(count: number): void {
     this.appliedSinceMerge += count;
-    if (this.disabled || this.merging !== null || this.appliedSinceMerge < this.everyEvents) return;
+    if (this.everyEvents === 0 || this.merging !== null || this.appliedSinceMerge < this.everyEvents) return;
     this.appliedSinceMerge = 0;
     this.merging = this.mergeLogged().finally(() => {
       this.merging = null;
@@ -63,11 +65,42 @@ export class PendingListMerger {
     await this.merging;
   }
 
-  /** Merges every pending list of the schema now; the pages taken off them. */
+  /** Merges every pending list of the schema now, one index after the other; the pages taken off them. */
   async merge(): Promise<number> {
+    const indexes = await this.pool.query<{ name: string }>(PENDING_LIST_INDEXES_SQL, [this.schema]);
+    let pages = 0;
+    for (const { name } of indexes.rows) {
+      if (this.notOwned.has(name)) continue;
+      try {
+        pages += await this.mergeIndex(name);
+      } catch (error) {
+        const state = sqlStateOf(error);
+        // Dropped since it was listed: a rebuild swapped the schema out, and the next merge finds the new one.
+        if (state === UNDEFINED_TABLE) continue;
+        if (state !== INSUFFICIENT_PRIVILEGE) throw error;
+        this.notOwned.add(name);
+        this.log.warn(
+          { index: name },
+          'cannot merge a GIN pending list (the projector does not own the index); inserts will merge it',
+        );
+      }
+    }
+    return pages;
+  }
+
+  /**
+   * One index's pending list merged, in a transaction of its own: the merge holds one index's lock at a
+   * time and never waits for another meanwhile, so it cannot deadlock with the drop of a schema a
+   * rebuild swapped out (the drop waits for the merge running there to end). It waits at most a second
+   * for the lock itself.
+   */
+  private async mergeIndex(name: string): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       await client.query("SET LOCAL lock_timeout = '1s'");
-      const result = await client.query<{ pages: number }>(MERGE_SQL, [this.schema]);
+      const result = await client.query<{ pages: number }>(
+        'SELECT gin_clean_pending_list($1::regclass)::int AS pages',
+        [name],
+      );
       return result.rows[0]?.pages ?? 0;
     });
   }
@@ -76,19 +109,18 @@ export class PendingListMerger {
     const startedAt = performance.now();
     try {
       const pages = await this.merge();
+      if (this.failing) this.log.info({ schema: this.schema }, 'merging the GIN pending lists works again');
+      this.failing = false;
       this.log.debug(
         { schema: this.schema, pages, durationMs: Math.round(performance.now() - startedAt) },
         'merged the GIN pending lists',
       );
     } catch (error) {
-      // Only the owner of an index may merge it: a role that is not goes on without, as before.
-      if (sqlStateOf(error) === INSUFFICIENT_PRIVILEGE) this.disabled = true;
-      this.log.warn(
-        { err: error, schema: this.schema, stopped: this.disabled },
-        this.disabled
-          ? 'cannot merge the GIN pending lists (the projector does not own the indexes); batches will'
-          : 'merging the GIN pending lists failed; trying again later',
-      );
+      const fields = { err: error, schema: this.schema };
+      const message = 'merging the GIN pending lists failed; trying again after the next events';
+      if (this.failing) this.log.debug(fields, message);
+      else this.log.warn(fields, message);
+      this.failing = true;
     }
   }
 }

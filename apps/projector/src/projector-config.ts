@@ -3,6 +3,7 @@ import { ConfigError } from '@portal/platform';
 import { z } from 'zod';
 import { DEFAULT_INDEX_BUILD_MEMORY } from './rebuild/reader-ddl.js';
 import { rebuildReplays } from './rebuild/rebuild-replay.js';
+import { MERGE_PENDING_LISTS_EVERY_EVENTS } from './pending-lists.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './runner.js';
 
 const identifier = z
@@ -27,6 +28,16 @@ const projectorEnvSchema = z.object({
   EVENTSTORE_SCHEMA: identifier.default('eventstore'),
   /** Port of the projector's metrics listener (at METRICS_HOST); 0 picks a free one. */
   PROJECTOR_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /**
+   * Events between the projector's merges of the read schema's GIN pending lists, on a connection of
+   * its own beside the batches (docs/projection.md); 0 leaves them to the inserts, as PostgreSQL does.
+   */
+  PROJECTOR_MERGE_PENDING_LISTS_EVERY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(MERGE_PENDING_LISTS_EVERY_EVENTS),
   /** Waits before each retry of a failing handler; then the event is dead-lettered. */
   PROJECTOR_RETRY_DELAYS_MS: delayList.default([...DEFAULT_RETRY_DELAYS_MS]),
   /**

@@ -9,6 +9,7 @@ describe('loadProjectorConfig', () => {
       EVENTSTORE_SCHEMA: 'eventstore',
       PROJECTOR_METRICS_PORT: 9465,
       PROJECTOR_RETRY_DELAYS_MS: [100, 400, 1600],
+      PROJECTOR_MERGE_PENDING_LISTS_EVERY: 1000,
       PROJECTOR_REBUILD_INDEX_MEMORY: '256MB',
       PROJECTOR_REBUILD_MODE: 'copy',
     });
@@ -33,5 +34,14 @@ describe('loadProjectorConfig', () => {
     expect(() => loadProjectorConfig({ PROJECTOR_REBUILD_INDEX_MEMORY: '1 GB; DROP' })).toThrow(
       /PROJECTOR_REBUILD_INDEX_MEMORY/,
     );
+    expect(() => loadProjectorConfig({ PROJECTOR_MERGE_PENDING_LISTS_EVERY: '-1' })).toThrow(
+      /PROJECTOR_MERGE_PENDING_LISTS_EVERY/,
+    );
+  });
+
+  it('takes 0 events between merges of the pending lists: no merges', () => {
+    expect(
+      loadProjectorConfig({ PROJECTOR_MERGE_PENDING_LISTS_EVERY: '0' }).PROJECTOR_MERGE_PENDING_LISTS_EVERY,
+    ).toBe(0);
   });
 });

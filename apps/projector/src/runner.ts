@@ -34,6 +34,8 @@ export interface RunnerOptions {
   readonly log: Logger;
   /** The process's metrics; none in tests that do not look at them. */
   readonly observer?: ProjectorObserver;
+  /** Events between merges of the GIN pending lists (`PendingListMerger`); 0 never merges. */
+  readonly mergePendingListsEvery?: number;
 }
 
 /** The default backoff: three retries after the first failure. */
@@ -62,12 +64,18 @@ export class ProjectionRunner {
   private readonly target: BatchTarget & { readonly schema: string };
   /** Kept across resubscriptions, so the events applied since a fresh schema was found keep adding up. */
   private readonly statistics: ReadSchemaStatistics;
+  /** Merges the schema's GIN pending lists beside the batches; counts events across resubscriptions. */
   private readonly pendingLists: PendingListMerger;
 
   constructor(private readonly options: RunnerOptions) {
     const statistics = new ReadSchemaStatistics(options.pool, options.schema, options.log);
     this.statistics = statistics;
-    this.pendingLists = new PendingListMerger(options.pool, options.schema, options.log);
+    this.pendingLists = new PendingListMerger(
+      options.pool,
+      options.schema,
+      options.log,
+      options.mergePendingListsEvery,
+    );
     this.target = {
       projection: options.projection,
       schema: options.schema,
@@ -138,8 +146,8 @@ export class ProjectionRunner {
         progress.batchApplied(batch, durationMs);
         (this.options.observer ?? UNOBSERVED_PROJECTOR).batchApplied(batch, durationMs);
         await this.statistics.eventsApplied(batch.length);
-        this.pendingLists.eventsApplied(batch.length);
         if (signal.aborted) return;
+        this.pendingLists.eventsApplied(batch.length);
       }
     } finally {
       signal.removeEventListener('abort', stop);

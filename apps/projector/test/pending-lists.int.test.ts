@@ -1,4 +1,4 @@
-import { inTransaction, type Pool } from '@portal/platform';
+import type { Pool } from '@portal/platform';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PendingListMerger } from '../src/pending-lists.js';
 import { dropSchemas, ensureTestDatabase, openTestPool, uniqueSchema } from './support/test-database.js';
@@ -8,19 +8,24 @@ let pool: Pool;
 const schemas: string[] = [];
 let schema: string;
 
-/** A table with two GIN indexes, one with a pending list (PostgreSQL's default) and one without. */
+/**
+ * A table with two GIN indexes, one with a pending list (PostgreSQL's default) and one without.
+ * Autovacuum is off for it: its vacuum or analyze would merge the list under the test.
+ */
 async function createTaggedTable(): Promise<void> {
   schema = uniqueSchema('pending_lists');
   schemas.push(schema);
   await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(`CREATE TABLE ${schema}.tagged (id int PRIMARY KEY, tags int[] NOT NULL)`);
+  await pool.query(
+    `CREATE TABLE ${schema}.tagged (id int PRIMARY KEY, tags int[] NOT NULL) WITH (autovacuum_enabled = off)`,
+  );
   await pool.query(`CREATE INDEX tagged_tags ON ${schema}.tagged USING gin (tags)`);
   await pool.query(
     `CREATE INDEX tagged_tags_direct ON ${schema}.tagged USING gin (tags) WITH (fastupdate = off)`,
   );
 }
 
-/** Rows whose index entries go to the pending list (each in a statement of its own, as batches do). */
+/** `count` rows, in one statement: their entries go to the pending list (far below its 4 MB limit). */
 async function insertRows(from: number, count: number): Promise<void> {
   await pool.query(
     `INSERT INTO ${schema}.tagged
@@ -28,18 +33,6 @@ async function insertRows(from: number, count: number): Promise<void> {
        FROM generate_series($1::int, $1::int + $2::int - 1) AS i`,
     [from, count],
   );
-}
-
-/** The rows holding `tag`, found through a GIN index (the table is not scanned). */
-async function countThroughIndex(tag: number): Promise<number> {
-  return inTransaction(pool, async (client) => {
-    await client.query('SET LOCAL enable_seqscan = off');
-    const result = await client.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM ${schema}.tagged WHERE tags @> ARRAY[$1::int]`,
-      [tag],
-    );
-    return result.rows[0]?.count ?? -1;
-  });
 }
 
 beforeAll(async () => {
@@ -63,11 +56,6 @@ describe('PendingListMerger', () => {
 
     expect(await merger.merge()).toBeGreaterThan(0);
     expect(await merger.merge()).toBe(0);
-    // The entries moved into the index: every row is still found through it.
-    const holding5 = Array.from({ length: 2_000 }, (_, index) => index + 1).filter((id) =>
-      [id % 97, id % 89, id % 83, id].includes(5),
-    );
-    expect(await countThroughIndex(5)).toBe(holding5.length);
   });
 
   it('starts a merge only once the events applied since the last reach the threshold', async () => {
@@ -76,7 +64,6 @@ describe('PendingListMerger', () => {
 
     merger.eventsApplied(499);
     await merger.settled();
-    // Nothing merged yet: the list is still there for an explicit merge to find.
     await insertRows(1_001, 1_000);
     merger.eventsApplied(1);
     await merger.settled();

@@ -76,6 +76,17 @@ describe('projection runner', () => {
     }
   });
 
+  it("merges the read schema's GIN pending lists beside its batches", async () => {
+    await new PortalScenario(7).appendTo(fixture.store, 60);
+    const projector = startProjector(fixture, { batchSize: 7, mergePendingListsEvery: 1, logLevel: 'debug' });
+    await waitUntilCaughtUp(fixture);
+    await projector.stop();
+
+    const merges = projector.logs.lines.filter((line) => line.msg === 'merged the GIN pending lists');
+    expect(merges.length).toBeGreaterThan(0);
+    expect(merges.some((line) => Number(line.pages) > 0)).toBe(true);
+  });
+
   it('reloads and resubscribes when the checkpoint moves under it (as after a rebuild swap)', async () => {
     await appendCatalogs(['one', 'two']);
     const projector = startProjector(fixture);

@@ -135,10 +135,10 @@ export interface RunningProjector {
 
 export function startProjector(
   fixture: ProjectorFixture,
-  overrides: Partial<Omit<ProjectorOptions, 'signal' | 'log'>> & { name?: string } = {},
+  overrides: Partial<Omit<ProjectorOptions, 'signal' | 'log'>> & { name?: string; logLevel?: string } = {},
 ): RunningProjector {
   const controller = new AbortController();
-  const logs = captureLogger(overrides.name ?? 'projector-test');
+  const logs = captureLogger(overrides.name ?? 'projector-test', overrides.logLevel);
   const done = runProjector({
     pool: fixture.pool,
     store: fixture.store,
