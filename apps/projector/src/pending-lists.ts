@@ -1,4 +1,10 @@
-import { inTransaction, type Logger, type Pool } from '@portal/platform';
+import {
+  inTransaction,
+  isInsufficientPrivilegeError,
+  isUndefinedTableError,
+  type Logger,
+  type Pool,
+} from '@portal/platform';
 
 /**
  * A GIN index built with `fastupdate` (PostgreSQL's default) takes new entries into a pending list,
@@ -22,16 +28,6 @@ const PENDING_LIST_INDEXES_SQL = `
    WHERE n.nspname = $1 AND c.relkind = 'i' AND am.amname = 'gin'
      AND NOT COALESCE(c.reloptions @> '{fastupdate=off}', false)
    ORDER BY c.relname`;
-
-/** PostgreSQL's SQLSTATEs the merge answers for itself. */
-const INSUFFICIENT_PRIVILEGE = '42501';
-const UNDEFINED_TABLE = '42P01';
-
-function sqlStateOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
-}
 
 /** Merges a read schema's GIN pending lists beside the projector's batches (see above). */
 export class PendingListMerger {
@@ -74,10 +70,9 @@ export class PendingListMerger {
       try {
         pages += await this.mergeIndex(name);
       } catch (error) {
-        const state = sqlStateOf(error);
         // Dropped since it was listed: a rebuild swapped the schema out, and the next merge finds the new one.
-        if (state === UNDEFINED_TABLE) continue;
-        if (state !== INSUFFICIENT_PRIVILEGE) throw error;
+        if (isUndefinedTableError(error)) continue;
+        if (!isInsufficientPrivilegeError(error)) throw error;
         this.notOwned.add(name);
         this.log.warn(
           { index: name },

@@ -1,5 +1,5 @@
 import { decide, DomainError, type ItemCommand, type PortalObjectState } from '@portal/domain';
-import type { Logger } from '@portal/platform';
+import { isUndefinedTableError, type Logger } from '@portal/platform';
 import type { ObjectStore, UploadQueue } from '@portal/uploads';
 import { hasDeletedAncestor } from '@portal/commands';
 import { decideOnItem, decideUnlessEnded, type DecisionDependencies } from './item-decision.js';
@@ -28,9 +28,6 @@ export interface SweepReport {
 }
 
 type Handled = 'done' | 'skipped';
-
-/** PostgreSQL: relation does not exist — the projector has not created the read model yet. */
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * The repeatable `sweep-uploads` job: (a) aborts uploads open past their time to live (`UploadExpired`) and
@@ -85,7 +82,7 @@ async function findOrNone(find: () => Promise<UploadCandidate[]>, log: Logger): 
   try {
     return await find();
   } catch (error) {
-    if ((error as { code?: unknown }).code !== UNDEFINED_TABLE) throw error;
+    if (!isUndefinedTableError(error)) throw error;
     log.warn('the read model has no uploads table yet; nothing to sweep');
     return [];
   }

@@ -35,3 +35,13 @@ export function isConnectionError(error: unknown): boolean {
 export function isInvalidDataError(error: unknown): boolean {
   return sqlStateOf(error)?.startsWith('22') ?? false;
 }
+
+/** SQLSTATE 42P01, "undefined table": a relation the statement names does not exist (not migrated, or dropped). */
+export function isUndefinedTableError(error: unknown): boolean {
+  return sqlStateOf(error) === '42P01';
+}
+
+/** SQLSTATE 42501, "insufficient privilege": the role may not do this (it does not own the object, say). */
+export function isInsufficientPrivilegeError(error: unknown): boolean {
+  return sqlStateOf(error) === '42501';
+}

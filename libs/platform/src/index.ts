@@ -4,7 +4,12 @@ export { createPool, inTransaction, withClient, type Pool, type PoolClient } fro
 export { uploadWorkerHeartbeatKey, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_SECONDS } from './heartbeat.js';
 export { applySchema, withSchemaLock } from './ddl.js';
 export { runMigrations, type Migration, type MigrationTarget } from './migrations.js';
-export { isConnectionError, isInvalidDataError } from './database-errors.js';
+export {
+  isConnectionError,
+  isInsufficientPrivilegeError,
+  isInvalidDataError,
+  isUndefinedTableError,
+} from './database-errors.js';
 export {
   checkOutboundUrl,
   classifyAddress,

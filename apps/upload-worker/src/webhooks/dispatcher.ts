@@ -1,13 +1,10 @@
-import type { Logger, PoolClient } from '@portal/platform';
+import { isUndefinedTableError, type Logger, type PoolClient } from '@portal/platform';
 import { PORTAL_PROJECTION_CHANNEL as PROJECTION_CHANNEL } from '@portal/read-model-core';
 import { dispatchBatch, type DispatchDependencies } from './dispatch-batch.js';
 
 /** The advisory lock that makes one dispatcher active among all worker processes: "WHKS", 1. */
 const LOCK_NAMESPACE = 0x57484b53;
 const LOCK_ID = 1;
-
-/** PostgreSQL: relation does not exist (the schemas are not migrated yet). */
-const UNDEFINED_TABLE = '42P01';
 
 export interface DispatcherSettings {
   /** Ticks this often even without a notification (a lost one, or a standby trying the lock). */
@@ -85,7 +82,7 @@ export function startDispatcher(
         if (report.waiting || report.rows < deps.batchSize || isClosed()) return;
       }
     } catch (error) {
-      if ((error as { code?: unknown }).code === UNDEFINED_TABLE) {
+      if (isUndefinedTableError(error)) {
         if (!missingSchemaLogged)
           log.warn('webhook or audit tables are missing (migrate); dispatching waits');
         missingSchemaLogged = true;
