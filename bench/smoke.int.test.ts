@@ -272,12 +272,12 @@ const smokes: readonly Smoke[] = [
   {
     script: 'bench/api-cpu.ts',
     args: [
-      ...['--phases', 'create-async,patch,children', '--clients', '2', '--children', '20'],
+      ...['--phases', 'create-async,patch,children,static', '--clients', '2', '--children', '20'],
       ...['--duration-s', '0.25', '--warmup-s', '0', '--profile'],
     ],
     bench: 'api-cpu',
     expected: {
-      phases: ['create-async', 'patch', 'children'].map((phase) => ({
+      phases: ['create-async', 'patch', 'children', 'static'].map((phase) => ({
         phase,
         failed: 0,
         apiCpuMsPerRequest: rate,

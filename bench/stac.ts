@@ -14,5 +14,5 @@ import { runStacBench } from './stac/run-stac-bench.js';
 const options = readStacOptions(readOptions('npx tsx bench/stac.ts [options]', stacOptionSpecs));
 useTestServiceDefaults();
 const outcome = await runStacBench(options, (line) => process.stderr.write(`${line}\n`));
-printStacTables(outcome, options.clientBody);
+printStacTables(outcome, { body: options.clientBody, http: options.httpClient });
 printJsonLine('stac', { options, ...outcome });

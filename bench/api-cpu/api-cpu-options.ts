@@ -1,6 +1,15 @@
 import { choiceList, isOn, positiveInt, positiveNumber, type OptionSpec } from '../support/options.js';
 
-export const PHASES = ['create-async', 'create', 'patch', 'item', 'children', 'breadcrumbs', 'path'] as const;
+export const PHASES = [
+  'create-async',
+  'create',
+  'patch',
+  'item',
+  'children',
+  'breadcrumbs',
+  'path',
+  'static',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export const apiCpuOptionSpecs = {

@@ -71,5 +71,8 @@ export function phaseProbe(
       return request(baseUrl, credential, 'GET', () => `/api/v1/browser/nodes/${portal.deepId}/breadcrumbs`);
     case 'path':
       return request(baseUrl, credential, 'GET', () => `/api/v1/browser/path/${portal.deepSlugs.join('/')}`);
+    case 'static':
+      // No query, no state: what every request pays before its route does anything.
+      return request(baseUrl, credential, 'GET', () => '/api/v1/stac/conformance');
   }
 }

@@ -1,4 +1,4 @@
-import type { EventMetadata } from '@portal/domain';
+import { EVENT_SCHEMA_VERSION, type EventMetadata } from '@portal/domain';
 import { SeededRandom } from './seeded-random.js';
 import { SyntheticPortal, type GeneratedEvent, type TreeShape } from './synthetic-portal.js';
 
@@ -133,7 +133,8 @@ export class PortalHistory {
       causationId: null,
       requestId,
       occurredAt: new Date(this.clock).toISOString(),
-      schemaVersion: 1,
+      // As the API writes them today: its creates carry their access, so no reader upcasts them.
+      schemaVersion: EVENT_SCHEMA_VERSION,
     };
     return {
       streamId: generated.streamId,

@@ -43,3 +43,13 @@ describe('--client-body', () => {
     );
   });
 });
+
+describe('--http-client', () => {
+  it("sends through node's HTTP client by default", () => {
+    const defaults = Object.fromEntries(
+      Object.entries(stacOptionSpecs).map(([name, spec]) => [name, spec.default]),
+    ) as Record<keyof typeof stacOptionSpecs, string>;
+    expect(readStacOptions(defaults).httpClient).toBe('node');
+    expect(readStacOptions({ ...defaults, 'http-client': 'fetch' }).httpClient).toBe('fetch');
+  });
+});

@@ -98,7 +98,7 @@ export async function runStacBench(
         targets: generator.targets(),
         deepPages,
         cloudCoverPages,
-        clientBody: options.clientBody,
+        client: { body: options.clientBody, http: options.httpClient },
       })) {
         if (options.views.length > 0 && !options.views.some((name) => view.name.includes(name))) continue;
         progress(`measuring: ${view.name}`);

@@ -6,6 +6,7 @@ import {
   positiveNumber,
   type OptionSpec,
 } from '../support/options.js';
+import { httpClientOf, type HttpClient } from '../support/http-get.js';
 
 export interface StacBenchOptions {
   readonly items: number;
@@ -39,6 +40,11 @@ export interface StacBenchOptions {
    * CPU the API does not get; `text` charges both paths the same client work.
    */
   readonly clientBody: ClientBody;
+  /**
+   * What the HTTP probe sends its GETs with: `node` (node's HTTP client on keep-alive connections, lean as a
+   * load generator should be) or `fetch` (the rows of bench/README.md before 2026-11-29 evening).
+   */
+  readonly httpClient: HttpClient;
 }
 
 export type ClientBody = 'text' | 'json';
@@ -107,6 +113,11 @@ export const stacOptionSpecs = {
     default: 'text',
     help: 'text (the HTTP probe reads each body as a string, as the SQL probe reads rows) or json (it parses it too)',
   },
+  'http-client': {
+    env: 'BENCH_STAC_HTTP_CLIENT',
+    default: 'node',
+    help: "node (node's HTTP client, keep-alive: a lean load generator) or fetch (what the bench used before)",
+  },
   reuse: {
     env: 'BENCH_STAC_REUSE',
     default: '',
@@ -141,6 +152,7 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
       .map((name) => name.trim())
       .filter((name) => name !== ''),
     clientBody: clientBodyOf(raw['client-body']),
+    httpClient: httpClientOf(raw['http-client']),
   };
 }
 

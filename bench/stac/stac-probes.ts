@@ -12,6 +12,7 @@ import {
 } from '../../apps/api/src/stac/item-search-request.js';
 import { conditionsFromQuery } from '../../apps/api/src/stac/search-conditions.js';
 import type { Probe } from '../browser/closed-loop.js';
+import { getTextWith, type HttpClient } from '../support/http-get.js';
 import type { SceneTargets } from './scene-generator.js';
 import { isDocumentOf } from './document-check.js';
 import type { ClientBody } from './stac-options.js';
@@ -48,15 +49,14 @@ function urlOf(baseUrl: string, search: Search): string {
 function httpProbe(
   baseUrl: string,
   searchAt: (sequence: number) => Search,
-  clientBody: ClientBody,
+  client: HttpProbeClient,
   type = 'FeatureCollection',
 ): Probe {
+  const get = getTextWith(client.http);
+  const headers = { accept: 'application/geo+json, application/json' };
   return async (sequence) => {
-    const response = await fetch(urlOf(baseUrl, searchAt(sequence)), {
-      headers: { accept: 'application/geo+json, application/json' },
-    });
-    const body = await response.text();
-    return response.status === 200 && isDocumentOf(body, type, clientBody);
+    const answer = await get(urlOf(baseUrl, searchAt(sequence)), headers);
+    return answer.status === 200 && isDocumentOf(answer.body, type, client.body);
   };
 }
 
@@ -102,13 +102,19 @@ function aggregateSqlProbe(pool: Pool, searchAt: (sequence: number) => Search): 
 interface Reach {
   readonly baseUrl: string;
   readonly pool: Pool;
-  readonly clientBody: ClientBody;
+  readonly client: HttpProbeClient;
+}
+
+/** How the HTTP probe sends its requests and reads their bodies. */
+export interface HttpProbeClient {
+  readonly body: ClientBody;
+  readonly http: HttpClient;
 }
 
 function view(name: string, options: Reach, searchAt: (sequence: number) => Search): StacView {
   return {
     name,
-    http: httpProbe(options.baseUrl, searchAt, options.clientBody),
+    http: httpProbe(options.baseUrl, searchAt, options.client),
     sql: sqlProbe(options.pool, searchAt),
   };
 }
@@ -175,10 +181,10 @@ export function stacViews(options: {
   readonly deepPages: ReadonlyMap<number, string | null>;
   /** The same of `byCloudCoverAscending`. */
   readonly cloudCoverPages: ReadonlyMap<number, string | null>;
-  readonly clientBody: ClientBody;
+  readonly client: HttpProbeClient;
 }): StacView[] {
   const { baseUrl, pool, targets } = options;
-  const reach = { baseUrl, pool, clientBody: options.clientBody };
+  const reach = { baseUrl, pool, client: options.client };
   const limit = String(PAGE_SIZE);
   const search = (query: Record<string, string>): Search => ({
     path: `${STAC}/search`,
@@ -211,7 +217,7 @@ export function stacViews(options: {
     })),
     {
       name: "aggregation by month, one collection's items",
-      http: httpProbe(baseUrl, aggregateByMonth, options.clientBody, 'AggregationCollection'),
+      http: httpProbe(baseUrl, aggregateByMonth, options.client, 'AggregationCollection'),
       sql: aggregateSqlProbe(pool, aggregateByMonth),
     },
   ];

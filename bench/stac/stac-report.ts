@@ -1,5 +1,6 @@
 import { printTable } from '../support/table.js';
 import type { StacBenchOutcome } from './run-stac-bench.js';
+import type { HttpClient } from '../support/http-get.js';
 import type { ClientBody } from './stac-options.js';
 
 const clientReads: Record<ClientBody, string> = {
@@ -7,7 +8,15 @@ const clientReads: Record<ClientBody, string> = {
   json: 'the client parses each body',
 };
 
-export function printStacTables(outcome: StacBenchOutcome, clientBody: ClientBody): void {
+const clientSends: Record<HttpClient, string> = {
+  node: "node's HTTP client",
+  fetch: 'fetch',
+};
+
+export function printStacTables(
+  outcome: StacBenchOutcome,
+  client: { readonly body: ClientBody; readonly http: HttpClient },
+): void {
   const { seeding, build } = outcome;
   if (seeding && build)
     printTable(
@@ -25,7 +34,7 @@ export function printStacTables(outcome: StacBenchOutcome, clientBody: ClientBod
       ],
     );
   printTable(
-    `STAC searches under load (limit 100): HTTP (the API; ${clientReads[clientBody]}) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request`,
+    `STAC searches under load (limit 100): HTTP (the API, requests sent by ${clientSends[client.http]}; ${clientReads[client.body]}) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request`,
     ['query', 'via', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'api cpu', 'pg cpu', 'http/sql'],
     outcome.views.flatMap((result) =>
       (['http', 'sql'] as const).map((via) => {
