@@ -8,6 +8,11 @@ const page = JSON.stringify({
   links: [],
 });
 
+/** Every option at its default, as a run without flags reads them. */
+const defaults = Object.fromEntries(
+  Object.entries(stacOptionSpecs).map(([name, spec]) => [name, spec.default]),
+) as Record<keyof typeof stacOptionSpecs, string>;
+
 describe('isDocumentOf', () => {
   it('knows a page by its type, read as text or parsed', () => {
     for (const clientBody of ['text', 'json'] as const) {
@@ -27,29 +32,19 @@ describe('isDocumentOf', () => {
   });
 });
 
-describe('--client-body', () => {
-  const defaults = Object.fromEntries(
-    Object.entries(stacOptionSpecs).map(([name, spec]) => [name, spec.default]),
-  ) as Record<keyof typeof stacOptionSpecs, string>;
-
-  it('reads text by default and takes json', () => {
-    expect(readStacOptions(defaults).clientBody).toBe('text');
-    expect(readStacOptions({ ...defaults, 'client-body': 'json' }).clientBody).toBe('json');
+describe('the client options', () => {
+  it("read text bodies through node's HTTP client by default, and take json and fetch", () => {
+    expect(readStacOptions(defaults)).toMatchObject({ clientBody: 'text', httpClient: 'node' });
+    expect(readStacOptions({ ...defaults, 'client-body': 'json', 'http-client': 'fetch' })).toMatchObject({
+      clientBody: 'json',
+      httpClient: 'fetch',
+    });
   });
 
-  it('names the values it takes when given another', () => {
-    expect(() => readStacOptions({ ...defaults, 'client-body': 'xml' })).toThrow(
-      '--client-body takes text or json, got "xml"',
-    );
-  });
-});
-
-describe('--http-client', () => {
-  it("sends through node's HTTP client by default", () => {
-    const defaults = Object.fromEntries(
-      Object.entries(stacOptionSpecs).map(([name, spec]) => [name, spec.default]),
-    ) as Record<keyof typeof stacOptionSpecs, string>;
-    expect(readStacOptions(defaults).httpClient).toBe('node');
-    expect(readStacOptions({ ...defaults, 'http-client': 'fetch' }).httpClient).toBe('fetch');
+  it.each([
+    ['client-body', 'xml', '--client-body takes text or json, got "xml"'],
+    ['http-client', 'curl', '--http-client takes node or fetch, got "curl"'],
+  ] as const)('--%s names the values it takes when given "%s"', (option, value, message) => {
+    expect(() => readStacOptions({ ...defaults, [option]: value })).toThrow(message);
   });
 });

@@ -6,7 +6,7 @@ import {
   positiveNumber,
   type OptionSpec,
 } from '../support/options.js';
-import { httpClientOf, type HttpClient } from '../support/http-get.js';
+import type { HttpClient } from '../support/http-get.js';
 
 export interface StacBenchOptions {
   readonly items: number;
@@ -154,6 +154,11 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     clientBody: clientBodyOf(raw['client-body']),
     httpClient: httpClientOf(raw['http-client']),
   };
+}
+
+function httpClientOf(text: string): HttpClient {
+  if (text === 'node' || text === 'fetch') return text;
+  throw new RangeError(`--http-client takes node or fetch, got "${text}"`);
 }
 
 function clientBodyOf(text: string): ClientBody {

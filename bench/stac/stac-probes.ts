@@ -55,7 +55,7 @@ function httpProbe(
   const get = getTextWith(client.http);
   const headers = { accept: 'application/geo+json, application/json' };
   return async (sequence) => {
-    const answer = await get(urlOf(baseUrl, searchAt(sequence)), headers);
+    const answer = await get(urlOf(baseUrl, searchAt(sequence)), { headers });
     return answer.status === 200 && isDocumentOf(answer.body, type, client.body);
   };
 }

@@ -1,6 +1,6 @@
+import type { HttpClient } from '../support/http-get.js';
 import { printTable } from '../support/table.js';
 import type { StacBenchOutcome } from './run-stac-bench.js';
-import type { HttpClient } from '../support/http-get.js';
 import type { ClientBody } from './stac-options.js';
 
 const clientReads: Record<ClientBody, string> = {

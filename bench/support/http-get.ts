@@ -6,47 +6,61 @@ export interface TextAnswer {
   readonly body: string;
 }
 
+/** How a load generator's GETs are sent. */
+export interface GetOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The longest the socket may stay silent (milliseconds) before the request fails, so a stalled
+   * service fails the run instead of hanging it (fetch's own limit was undici's 300 s).
+   */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
 /**
  * Keep-alive connections for the load generators, one per concurrent request at most (a closed loop of
- * N clients keeps N of them open).
+ * N clients keeps N of them open). Idle sockets do not keep the process alive.
  */
 const agent = new Agent({ keepAlive: true });
 
 /**
  * A GET through node's own HTTP client, its body read whole as text: the lean client a load generator
- * should be (as wrk or autocannon are). `fetch` builds WHATWG streams and headers objects for every
- * request, which costs the bench process several tenths of a millisecond a request on the cores it
- * shares with the service under test (bench/README.md, "A lean HTTP client for the STAC bench").
+ * should be (as wrk or autocannon are). `fetch` builds WHATWG streams and header objects for every
+ * request, which cost the bench process half to three quarters of a millisecond more per request on the
+ * cores it shares with the service under test (bench/README.md, "A lean HTTP client for the STAC
+ * bench"). Rejects when the connection fails, is cut before the body ends, or stays silent too long.
  */
-export function getText(url: string, headers: Readonly<Record<string, string>> = {}): Promise<TextAnswer> {
+export function getText(url: string, options: GetOptions = {}): Promise<TextAnswer> {
   return new Promise((resolve, reject) => {
-    const request = get(url, { agent, headers }, (response) => {
+    const request = get(url, { agent, headers: options.headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () => {
+        // Decoded once, whole: a chunk may end inside a multi-byte character.
         resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
       });
+    });
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    request.setTimeout(timeoutMs, () => {
+      request.destroy(new Error(`GET ${url}: no answer for ${timeoutMs} ms`));
     });
     request.on('error', reject);
   });
 }
 
 /** The same through `fetch`, as the benches sent every request before (to compare the two clients). */
-export async function fetchText(
-  url: string,
-  headers: Readonly<Record<string, string>> = {},
-): Promise<TextAnswer> {
-  const response = await fetch(url, { headers });
+export async function fetchText(url: string, options: GetOptions = {}): Promise<TextAnswer> {
+  const response = await fetch(url, {
+    headers: options.headers ?? {},
+    // The whole exchange, not a silence: the closest `fetch` has to the socket timeout above.
+    signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  });
   return { status: response.status, body: await response.text() };
 }
 
 /** Which client a load generator sends its GETs with. */
 export type HttpClient = 'node' | 'fetch';
-
-export function httpClientOf(text: string): HttpClient {
-  if (text === 'node' || text === 'fetch') return text;
-  throw new RangeError(`--http-client takes node or fetch, got "${text}"`);
-}
 
 export const getTextWith = (client: HttpClient): typeof getText => (client === 'fetch' ? fetchText : getText);

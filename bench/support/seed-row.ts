@@ -1,4 +1,10 @@
-import { streamIdOf, type EventMetadata, type PortalKind, type PortalObjectEvent } from '@portal/domain';
+import {
+  EVENT_SCHEMA_VERSION,
+  streamIdOf,
+  type EventMetadata,
+  type PortalKind,
+  type PortalObjectEvent,
+} from '@portal/domain';
 import type { SeedEvent } from '../browser/tree-generator.js';
 
 /** Who wrote a seeded event, and when: the metadata an API request would have given it. */
@@ -26,7 +32,8 @@ export function seedEventRow(
     causationId: null,
     requestId: author.requestId,
     occurredAt: new Date(author.occurredAt).toISOString(),
-    schemaVersion: 1,
+    // As the API writes them today: the generated creates carry their access, so no reader upcasts them.
+    schemaVersion: EVENT_SCHEMA_VERSION,
   };
   return {
     streamId: streamIdOf(kind, id),
