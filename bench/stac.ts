@@ -9,11 +9,11 @@ import { readOptions } from './support/options.js';
 import { useTestServiceDefaults } from './support/services.js';
 import { printJsonLine } from './support/table.js';
 import { printStacTables } from './stac/stac-report.js';
-import { readStacOptions, stacOptionSpecs } from './stac/stac-options.js';
+import { probeClientOf, readStacOptions, stacOptionSpecs } from './stac/stac-options.js';
 import { runStacBench } from './stac/run-stac-bench.js';
 
 const options = readStacOptions(readOptions('npx tsx bench/stac.ts [options]', stacOptionSpecs));
 useTestServiceDefaults();
 const outcome = await runStacBench(options, (line) => process.stderr.write(`${line}\n`));
-printStacTables(outcome, { body: options.clientBody, http: options.httpClient });
+printStacTables(outcome, probeClientOf(options));
 printJsonLine('stac', { options, ...outcome });

@@ -7,7 +7,7 @@ import type { SeedOutcome } from '../browser/seed-events.js';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.js';
 import { adminDatabaseUrl } from '../support/services.js';
 import { SceneGenerator } from './scene-generator.js';
-import type { StacBenchOptions } from './stac-options.js';
+import { probeClientOf, type StacBenchOptions } from './stac-options.js';
 import { byCloudCoverAscending, byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
 
 function reused(name: string): ScratchDatabase {
@@ -98,7 +98,7 @@ export async function runStacBench(
         targets: generator.targets(),
         deepPages,
         cloudCoverPages,
-        client: { body: options.clientBody, http: options.httpClient },
+        client: probeClientOf(options),
       })) {
         if (options.views.length > 0 && !options.views.some((name) => view.name.includes(name))) continue;
         progress(`measuring: ${view.name}`);

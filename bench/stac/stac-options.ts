@@ -49,6 +49,16 @@ export interface StacBenchOptions {
 
 export type ClientBody = 'text' | 'json';
 
+/** How the HTTP probe sends its requests and reads their bodies. */
+export interface HttpProbeClient {
+  readonly body: ClientBody;
+  readonly http: HttpClient;
+}
+
+export function probeClientOf(options: StacBenchOptions): HttpProbeClient {
+  return { body: options.clientBody, http: options.httpClient };
+}
+
 export const stacOptionSpecs = {
   items: { env: 'BENCH_STAC_ITEMS', default: '1000000', help: 'items seeded through the event store' },
   collections: {

@@ -12,10 +12,10 @@ import {
 } from '../../apps/api/src/stac/item-search-request.js';
 import { conditionsFromQuery } from '../../apps/api/src/stac/search-conditions.js';
 import type { Probe } from '../browser/closed-loop.js';
-import { getTextWith, type HttpClient } from '../support/http-get.js';
+import { getTextWith } from '../support/http-get.js';
 import type { SceneTargets } from './scene-generator.js';
 import { isDocumentOf } from './document-check.js';
-import type { ClientBody } from './stac-options.js';
+import type { HttpProbeClient } from './stac-options.js';
 
 /** One query shape: the request a STAC client sends, and the same reads through the API's own query code. */
 export interface StacView {
@@ -103,12 +103,6 @@ interface Reach {
   readonly baseUrl: string;
   readonly pool: Pool;
   readonly client: HttpProbeClient;
-}
-
-/** How the HTTP probe sends its requests and reads their bodies. */
-export interface HttpProbeClient {
-  readonly body: ClientBody;
-  readonly http: HttpClient;
 }
 
 function view(name: string, options: Reach, searchAt: (sequence: number) => Search): StacView {

@@ -1,7 +1,7 @@
 import type { HttpClient } from '../support/http-get.js';
 import { printTable } from '../support/table.js';
 import type { StacBenchOutcome } from './run-stac-bench.js';
-import type { ClientBody } from './stac-options.js';
+import type { ClientBody, HttpProbeClient } from './stac-options.js';
 
 const clientReads: Record<ClientBody, string> = {
   text: 'the client reads each body as text',
@@ -13,10 +13,7 @@ const clientSends: Record<HttpClient, string> = {
   fetch: 'fetch',
 };
 
-export function printStacTables(
-  outcome: StacBenchOutcome,
-  client: { readonly body: ClientBody; readonly http: HttpClient },
-): void {
+export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClient): void {
   const { seeding, build } = outcome;
   if (seeding && build)
     printTable(
