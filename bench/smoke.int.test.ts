@@ -139,6 +139,12 @@ const smokes: readonly Smoke[] = [
           ...replayRun(300, 800),
           segmentRates: [rate, rate],
           phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
+          foldSplit: {
+            foldCpuSeconds: rate,
+            writeCpuSeconds: rate,
+            foldGc: { minor: rate, major: rate },
+            writeGc: { minor: rate, major: rate },
+          },
         },
       ],
     },
@@ -159,6 +165,21 @@ const smokes: readonly Smoke[] = [
       rows: 1042,
       msPerMove: { set: rate, oneByOne: rate, ceiling: rate },
       plans: [{ mode: 'generic' }, { mode: 'custom' }],
+    },
+  },
+  {
+    script: 'bench/run-sets.ts',
+    args: ['--objects', '600', '--events', '4', '--rounds', '1'],
+    bench: 'run-sets',
+    expected: {
+      options: { objects: 600, events: 4, rounds: 1 },
+      measured: {
+        'renames one by one': [rate],
+        'renames as a set': [rate],
+        'deletes one by one': [rate],
+        'deletes as a set': [rate],
+        'one-row UPDATE by key': [rate],
+      },
     },
   },
   {
@@ -258,6 +279,19 @@ const smokes: readonly Smoke[] = [
           http: expect.objectContaining({ failed: 0 }) as unknown,
         }),
       ]) as unknown,
+    },
+  },
+  {
+    script: 'bench/web-explorer.ts',
+    args: ['--children', '250', '--frames', '20'],
+    bench: 'web-explorer',
+    // The first page of the wide node (100 rows), one more fetched while scrolling to the end (the
+    // other 150), and a time between each two of the 20 frames.
+    expected: {
+      options: { children: 250, frames: 20 },
+      loaded: 250,
+      pages: { count: 1 },
+      frames: { count: 19 },
     },
   },
   {

@@ -1,3 +1,4 @@
+import type { GcSeconds } from '../support/gc-time.js';
 /**
  * How a worker replays: `projector` runs the projector from START into a fresh read schema;
  * `rebuild-lean` and `rebuild-full` run the rebuild into it in batches (a lean one builds the reader
@@ -52,6 +53,9 @@ export interface ReplayWorkerResult {
     readonly writeCpuSeconds: number;
     /** Reader DDL, ANALYZE and the swap. */
     readonly restCpuSeconds: number;
+    /** This process's garbage collection pauses in the fold and in the write. */
+    readonly foldGc: GcSeconds;
+    readonly writeGc: GcSeconds;
   } | null;
 }
 

@@ -1,5 +1,12 @@
 import { printTable, type Cell } from '../support/table.js';
+import type { GcSeconds } from '../support/gc-time.js';
 import type { ReplayOutcome } from './run-replay.js';
+
+/** `4.1 (2.0) / 9.3 (7.7)`: all pauses, and the major ones among them. */
+function gcColumn(fold: GcSeconds, write: GcSeconds): string {
+  const part = (gc: GcSeconds): string => `${(gc.minor + gc.major).toFixed(1)} (${gc.major.toFixed(1)})`;
+  return `${part(fold)} / ${part(write)}`;
+}
 
 export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number): void {
   const { seeding, runs } = outcome;
@@ -32,6 +39,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
       'replay / indexes / analyze s',
       'fold / write s',
       'worker CPU s fold / write / rest',
+      'worker GC s fold / write (major)',
     ],
     runs.map((run) => [
       run.mode,
@@ -58,6 +66,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
         : [run.foldSplit.foldCpuSeconds, run.foldSplit.writeCpuSeconds, run.foldSplit.restCpuSeconds]
             .map((seconds) => seconds.toFixed(1))
             .join(' / '),
+      run.foldSplit === null ? '–' : gcColumn(run.foldSplit.foldGc, run.foldSplit.writeGc),
     ]),
   );
   if (ceiling) {

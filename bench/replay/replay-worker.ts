@@ -25,6 +25,7 @@ import {
   type ReplayJob,
   type ReplayWorkerResult,
 } from './replay-job.js';
+import { recordGcPauses } from '../support/gc-time.js';
 
 // The parent holds our stdin open; if it dies (killed, crashed) nobody would stop this projector.
 process.stdin.on('end', () => process.exit(1));
@@ -103,6 +104,7 @@ function cpuSeconds(): number {
  * where the next phase begins (a copy rebuild wrote its tables in between), in wall and CPU seconds.
  */
 const marks = { startCpu: 0, lastReplayed: { at: 0, cpu: 0 }, indexing: { at: 0, cpu: 0 } };
+const gcPauses = recordGcPauses();
 
 /** The rebuild reports its replayed batches itself (it notifies only when it swaps in). */
 async function rebuild(): Promise<void> {
@@ -137,6 +139,8 @@ async function rebuild(): Promise<void> {
     foldCpuSeconds: lastReplayed.cpu - marks.startCpu,
     writeCpuSeconds: indexing.cpu - lastReplayed.cpu,
     restCpuSeconds: cpuSeconds() - indexing.cpu,
+    foldGc: gcPauses.between(startedAt, lastReplayed.at),
+    writeGc: gcPauses.between(lastReplayed.at, indexing.at),
   };
   const { replay, readerDdl, analyze, swap } = result.phasesMs;
   phaseSeconds = {
@@ -169,6 +173,7 @@ try {
     });
 } finally {
   clearTimeout(deadline);
+  gcPauses.stop();
   await listener.end();
   await store.close();
   await pool.end();

@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { formatPosition, type Position } from '@portal/domain';
@@ -99,6 +100,9 @@ async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
     output += chunk;
   });
   const [code] = (await once(worker, 'exit')) as [number | null];
+  // `BENCH_REPLAY_WORKER_OUTPUT=<file>` keeps what else the worker printed (`--trace-gc` lines, say).
+  const kept = process.env.BENCH_REPLAY_WORKER_OUTPUT;
+  if (kept !== undefined && kept !== '') await appendFile(kept, output);
   const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
     throw new Error(
