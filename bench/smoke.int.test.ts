@@ -127,12 +127,21 @@ const smokes: readonly Smoke[] = [
     expected: {
       seeding: { events: 800 },
       runs: [
-        { mode: 'projector', ...replayRun(300, 800), segmentRates: [rate, rate], phaseSeconds: null },
+        {
+          mode: 'projector',
+          ...replayRun(300, 800),
+          segmentRates: [rate, rate],
+          phaseSeconds: null,
+          readerStatementsMs: null,
+        },
         {
           mode: 'rebuild-lean',
           ...replayRun(300, 800),
           segmentRates: [rate, rate],
           phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
+          readerStatementsMs: expect.arrayContaining([
+            { label: 'index audit_events_org', ms: rate },
+          ]) as unknown,
         },
         {
           mode: 'copy',
@@ -173,6 +182,8 @@ const smokes: readonly Smoke[] = [
     bench: 'run-sets',
     expected: {
       options: { objects: 600, events: 4, rounds: 1 },
+      // The rows the tree of --objects 600 makes: catalogs, collections and their items.
+      rows: 638,
       measured: {
         'renames one by one': [rate],
         'renames as a set': [rate],

@@ -36,6 +36,8 @@ export interface ReplayWorkerResult {
   /** Of the worker process (the projector and nothing else), from `process.resourceUsage()`. */
   readonly peakRssMiB: number;
   /** A rebuild's seconds in its phases (replay, reader indexes and triggers, ANALYZE, swap); none for `projector`. */
+  /** A rebuild's reader statements (indexes, statistics, triggers): each one's milliseconds; none for `projector`. */
+  readonly readerStatementsMs: readonly { readonly label: string; readonly ms: number }[] | null;
   readonly phaseSeconds: {
     readonly replay: number;
     readonly readerDdl: number;

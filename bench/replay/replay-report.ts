@@ -2,6 +2,8 @@ import { printTable, type Cell } from '../support/table.js';
 import type { GcSeconds } from '../support/gc-time.js';
 import type { ReplayOutcome } from './run-replay.js';
 
+const SLOWEST_SHOWN = 10;
+
 /** `4.1 (2.0) / 9.3 (7.7)`: all pauses, and the major ones among them. */
 function gcColumn(fold: GcSeconds, write: GcSeconds): string {
   const part = (gc: GcSeconds): string => `${(gc.minor + gc.major).toFixed(1)} (${gc.major.toFixed(1)})`;
@@ -82,6 +84,15 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
           `${Math.round(ceiling.machineBusyPercent)}%`,
         ],
       ],
+    );
+  }
+  for (const run of runs) {
+    if (run.readerStatementsMs === null || run.readerStatementsMs.length === 0) continue;
+    const slowest = [...run.readerStatementsMs].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
+    printTable(
+      `The ${slowest.length} slowest reader statements of ${run.mode} ${run.batchSize} (several run at once)`,
+      ['statement', 'seconds'],
+      slowest.map((time) => [time.label, (time.ms / 1000).toFixed(1)]),
     );
   }
   const segments = Math.max(0, ...runs.map((run) => run.segmentRates.length));

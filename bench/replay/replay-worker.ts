@@ -91,6 +91,7 @@ const deadline = setTimeout(() => {
   done.abort();
 }, job.timeoutMs);
 let phaseSeconds: ReplayWorkerResult['phaseSeconds'] = null;
+let readerStatementsMs: ReplayWorkerResult['readerStatementsMs'] = null;
 let foldSplit: ReplayWorkerResult['foldSplit'] = null;
 
 /** This process's CPU seconds (user and system) since it started. */
@@ -143,6 +144,7 @@ async function rebuild(): Promise<void> {
     writeGc: gcPauses.between(lastReplayed.at, indexing.at),
   };
   const { replay, readerDdl, analyze, swap } = result.phasesMs;
+  readerStatementsMs = result.readerStatementsMs;
   phaseSeconds = {
     replay: replay / 1000,
     readerDdl: readerDdl / 1000,
@@ -189,6 +191,7 @@ const result: ReplayWorkerResult = {
   segmentEndsMs,
   peakRssMiB: process.resourceUsage().maxRSS / 1024,
   phaseSeconds,
+  readerStatementsMs,
   foldSplit,
 };
 // Stop watching stdin, or its open handle would keep this process alive.

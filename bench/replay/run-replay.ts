@@ -86,6 +86,21 @@ async function settledActiveTimeMs(pool: Pool): Promise<number> {
 }
 const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
 
+/**
+ * `BENCH_REPLAY_WORKER_OUTPUT=<file>` appends what else the worker printed there (with
+ * `BENCH_REPLAY_NODE_ARGS=--trace-gc`, each collection), under a line naming the run. A file that cannot
+ * be written is reported and the run goes on.
+ */
+async function keepWorkerOutput(job: ReplayJob, output: string): Promise<void> {
+  const file = process.env.BENCH_REPLAY_WORKER_OUTPUT;
+  if (file === undefined || file === '') return;
+  try {
+    await appendFile(file, `== replay worker: ${job.mode}, batch size ${job.batchSize}\n${output}`);
+  } catch (error) {
+    process.stderr.write(`could not keep the worker's output in ${file}: ${String(error)}\n`);
+  }
+}
+
 async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
   // `BENCH_REPLAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the worker (the replay alone).
   const nodeArgs = (process.env.BENCH_REPLAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
@@ -99,10 +114,9 @@ async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
   worker.stdout.on('data', (chunk: string) => {
     output += chunk;
   });
-  const [code] = (await once(worker, 'exit')) as [number | null];
-  // `BENCH_REPLAY_WORKER_OUTPUT=<file>` keeps what else the worker printed (`--trace-gc` lines, say).
-  const kept = process.env.BENCH_REPLAY_WORKER_OUTPUT;
-  if (kept !== undefined && kept !== '') await appendFile(kept, output);
+  // `close`, not `exit`: the worker's last output may still be in the pipe when it exits.
+  const [code] = (await once(worker, 'close')) as [number | null];
+  await keepWorkerOutput(job, output);
   const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
     throw new Error(

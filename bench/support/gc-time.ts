@@ -2,9 +2,12 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf
 
 /** Garbage collection pause seconds in one stretch of a process's life, by kind. */
 export interface GcSeconds {
-  /** Scavenges of the young generation. */
+  /** Scavenges of the young generation, and the other pauses node reports (weak callbacks, minor mark-compacts). */
   readonly minor: number;
-  /** Mark-compacts of the whole heap, with their incremental marking steps. */
+  /**
+   * Mark-compacts of the whole heap, and the start of each incremental marking. The marking steps in
+   * between are not reported by node, so this is less than all the time a full collection takes.
+   */
   readonly major: number;
 }
 

@@ -53,7 +53,7 @@ describe('a lean rebuild', () => {
     created.push(rebuilt);
     const progress: RebuildProgress[] = [];
 
-    await rebuildReadSchema({
+    const result = await rebuildReadSchema({
       pool,
       store,
       projection: portalProjection,
@@ -77,6 +77,13 @@ describe('a lean rebuild', () => {
       Array.from({ length: total + 1 }, (_, i) => i),
     );
     expect(indexing.map((step) => step.events)).toEqual(indexing.map(() => 200));
+    // Each statement's time, under the name the progress gave it.
+    const timed = result.readerStatementsMs.map((time) => time.label);
+    expect(timed).toHaveLength(total);
+    expect(timed).toEqual(expect.arrayContaining(readerStatements(portalProjection).map(statementLabel)));
+    const begun = indexing.map((step) => step.readerDdl?.current ?? '').filter((label) => label !== '');
+    expect(new Set(timed)).toEqual(new Set(begun));
+    expect(result.readerStatementsMs.every((time) => Number.isInteger(time.ms) && time.ms >= 0)).toBe(true);
     expect(progress.map((step) => step.phase).filter((phase, i, all) => phase !== all[i - 1])).toEqual([
       'replaying',
       'indexing',

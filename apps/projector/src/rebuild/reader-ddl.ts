@@ -27,6 +27,12 @@ export interface ReaderDdlProgress {
   readonly current: string;
 }
 
+/** How long one reader statement took: `label` as `statementLabel` gives it (`index audit_events_org`). */
+export interface StatementTime {
+  readonly label: string;
+  readonly ms: number;
+}
+
 /** A plain `CREATE [UNIQUE] INDEX`, after any leading comment lines: built side by side with the others. */
 function isCreateIndex(statement: string): boolean {
   return /^\s*(?:--[^\n]*\n\s*)*CREATE\s+(?:UNIQUE\s+)?INDEX\b/i.test(statement);
@@ -45,6 +51,7 @@ async function inReadSchema(client: PoolClient, schema: string, memory: string):
  * one starts last while the others sit idle; then the other statements in their order, in one
  * transaction (triggers lock the table against the index builds, and fill the totals from the rows).
  * The schema then has what `ensureReadSchema` alone gives; a failure leaves it to be dropped.
+ * Returns each statement's time, in the order they began.
  */
 export async function applyReaderDdl(
   pool: Pool,
@@ -57,17 +64,23 @@ export async function applyReaderDdl(
     readonly alsoIndexes?: readonly string[];
     readonly onStatement?: (progress: ReaderDdlProgress) => void;
   },
-): Promise<void> {
+): Promise<StatementTime[]> {
   const { schema } = options;
   const memory = options.memory ?? DEFAULT_INDEX_BUILD_MEMORY;
   const statements = [...(options.alsoIndexes ?? []), ...readerStatements(options.projection)];
   const indexes = await largestFirst(pool, schema, statements.filter(isCreateIndex));
   const others = statements.filter((statement) => !isCreateIndex(statement));
   let begun = 0;
+  const times: { label: string; ms: number }[] = [];
   const applying = async (client: PoolClient, statement: string): Promise<void> => {
-    options.onStatement?.({ done: begun, total: statements.length, current: statementLabel(statement) });
+    const label = statementLabel(statement);
+    options.onStatement?.({ done: begun, total: statements.length, current: label });
     begun += 1;
+    const time = { label, ms: 0 };
+    times.push(time);
+    const startedAt = performance.now();
     await client.query(statement);
+    time.ms = Math.round(performance.now() - startedAt);
   };
   await onConnections(pool, indexes, options.connections ?? READER_DDL_CONNECTIONS, {
     begin: (client) => inReadSchema(client, schema, memory),
@@ -78,4 +91,5 @@ export async function applyReaderDdl(
     for (const statement of others) await applying(client, statement);
   });
   options.onStatement?.({ done: statements.length, total: statements.length, current: '' });
+  return times;
 }

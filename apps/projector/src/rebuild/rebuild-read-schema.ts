@@ -10,7 +10,12 @@ import { ReadSchemaStatistics } from '../statistics.js';
 import { analyzeSideBySide } from './analyze-side-by-side.js';
 import { copyReplay, foldsProjection } from './copy/copy-replay.js';
 import { UnfoldableHistoryError } from './copy/unfoldable.js';
-import { applyReaderDdl, READER_DDL_CONNECTIONS, type ReaderDdlProgress } from './reader-ddl.js';
+import {
+  applyReaderDdl,
+  READER_DDL_CONNECTIONS,
+  type ReaderDdlProgress,
+  type StatementTime,
+} from './reader-ddl.js';
 import { replayUntil } from './replay.js';
 import type { RebuildReplay } from './rebuild-replay.js';
 
@@ -86,6 +91,8 @@ export interface RebuildResult {
     readonly analyze: number;
     readonly swap: number;
   };
+  /** Each reader statement's time, in the order they began (several ran at once); empty unless lean. */
+  readonly readerStatementsMs: readonly StatementTime[];
 }
 
 /** `RebuildOptions.stillNeeded` said no once the lock was taken: nothing was rebuilt. */
@@ -260,6 +267,10 @@ async function replayByCopy(
   }
 }
 
+function slowestFirst(times: readonly StatementTime[]): StatementTime[] {
+  return [...times].sort((a, b) => b.ms - a.ms);
+}
+
 async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise<RebuildResult> {
   const { pool, store, projection, schema, log, onProgress } = options;
   const startedAt = performance.now();
@@ -288,8 +299,9 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
     { events: replayed.events, position: formatPosition(replayed.position), lean },
     lean ? 'rebuild: reached head; building the reader indexes and triggers' : 'rebuild: reached head',
   );
+  let readerStatementsMs: readonly StatementTime[] = [];
   if (lean) {
-    await applyReaderDdl(pool, {
+    readerStatementsMs = await applyReaderDdl(pool, {
       schema: names.fresh,
       projection,
       ...(options.indexBuildMemory === undefined ? {} : { memory: options.indexBuildMemory }),
@@ -306,6 +318,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
   log.info(
     {
       readerDdlMs: Math.round(indexedAt - replayedAt),
+      slowestReaderStatements: slowestFirst(readerStatementsMs).slice(0, 5),
       analyzeMs: Math.round(analyzedAt - indexedAt),
     },
     'rebuild: analyzed; catching up and swapping',
@@ -337,6 +350,7 @@ async function rebuildInto(options: RebuildOptions, names: SchemaNames): Promise
       analyze: Math.round(analyzedAt - indexedAt),
       swap: Math.round(swappedAt - analyzedAt),
     },
+    readerStatementsMs,
   };
 }
 
