@@ -23,6 +23,8 @@ export interface ReplayJob {
   /** A rate is reported for every this many events. */
   readonly segmentEvents: number;
   readonly timeoutMs: number;
+  /** A rebuild's `maintenance_work_mem` for its reader indexes; null: the projector's default. */
+  readonly indexBuildMemory: string | null;
 }
 
 export interface ReplayWorkerResult {

@@ -35,6 +35,11 @@ export const replayOptionSpecs = {
     default: 'default',
     help: 'history: default (creates, updates, moves, deletes), creates (creates only) or items (registered by href)',
   },
+  'index-build-memory': {
+    env: 'BENCH_REPLAY_INDEX_BUILD_MEMORY',
+    default: '',
+    help: "a rebuild's maintenance_work_mem while it builds the reader indexes (e.g. 1GB); empty: the projector's default",
+  },
   'replay-ceiling-inserts': {
     env: 'BENCH_REPLAY_CEILING_INSERTS',
     default: '5000',
@@ -53,5 +58,13 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
     ceilingInserts: nonNegativeInt('replay-ceiling-inserts', raw['replay-ceiling-inserts']),
+    indexBuildMemory: memorySetting('index-build-memory', raw['index-build-memory']),
   };
+}
+
+/** A PostgreSQL memory setting (`256MB`, `1GB`), or null for none given. */
+function memorySetting(name: string, value: string): string | null {
+  if (value === '') return null;
+  if (!/^\d+(kB|MB|GB)$/.test(value)) throw new Error(`--${name} must be like 256MB or 1GB, not ${value}`);
+  return value;
 }

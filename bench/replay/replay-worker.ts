@@ -123,6 +123,7 @@ async function rebuild(): Promise<void> {
     replay: job.mode === 'copy' ? 'copy' : 'batches',
     // A copy rebuild folds the history in pages of the batch size (its catch-up batches are as large).
     copyPageSize: job.batchSize,
+    ...(job.indexBuildMemory === null ? {} : { indexBuildMemory: job.indexBuildMemory }),
     onProgress: (progress) => {
       if (progress.phase === 'replaying') {
         segmentsReached(progress.position);

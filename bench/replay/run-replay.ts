@@ -33,6 +33,8 @@ export interface ReplayOptions {
   readonly mix: EventMixName;
   /** Single-row INSERTs timed after the replays (the ceiling the rates are compared with); 0 for none. */
   readonly ceilingInserts: number;
+  /** A rebuild's `maintenance_work_mem` for its reader indexes; null: the projector's default. */
+  readonly indexBuildMemory: string | null;
 }
 
 export interface ReplayRun extends ReplayWorkerResult {
@@ -206,6 +208,7 @@ export async function runReplay(
           events: options.events,
           segmentEvents: options.segmentEvents,
           timeoutMs: options.timeoutMs,
+          indexBuildMemory: options.indexBuildMemory,
         });
         const { machineBusyPercent } = cpuSince(cpuMark);
         await stopAnalyzing();
