@@ -1,3 +1,4 @@
+import type { StatementTime } from '../../apps/projector/src/index.js';
 import type { GcSeconds } from '../support/gc-time.js';
 /**
  * How a worker replays: `projector` runs the projector from START into a fresh read schema;
@@ -37,9 +38,9 @@ export interface ReplayWorkerResult {
   readonly segmentEndsMs: readonly number[];
   /** Of the worker process (the projector and nothing else), from `process.resourceUsage()`. */
   readonly peakRssMiB: number;
-  /** A rebuild's seconds in its phases (replay, reader indexes and triggers, ANALYZE, swap); none for `projector`. */
   /** A rebuild's reader statements (indexes, statistics, triggers): each one's milliseconds; none for `projector`. */
-  readonly readerStatementsMs: readonly { readonly label: string; readonly ms: number }[] | null;
+  readonly readerStatementsMs: readonly StatementTime[] | null;
+  /** A rebuild's seconds in its phases (replay, reader indexes and triggers, ANALYZE, swap); none for `projector`. */
   readonly phaseSeconds: {
     readonly replay: number;
     readonly readerDdl: number;

@@ -88,6 +88,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
   }
   for (const run of runs) {
     if (run.readerStatementsMs === null || run.readerStatementsMs.length === 0) continue;
+    // As the rebuild's log sorts them; not imported, which would load the projector into this parent process.
     const slowest = [...run.readerStatementsMs].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
     printTable(
       `The ${slowest.length} slowest reader statements of ${run.mode} ${run.batchSize} (several run at once)`,

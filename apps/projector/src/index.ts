@@ -9,5 +9,6 @@ export {
   type RunnerOptions,
 } from './runner.js';
 export { rebuildReadSchema, type RebuildOptions, type RebuildResult } from './rebuild/rebuild-read-schema.js';
+export type { StatementTime } from './rebuild/reader-ddl.js';
 export { loadProjectorConfig } from './projector-config.js';
 export type { Projection, ReadModel } from '@portal/read-model-core';
