@@ -52,7 +52,11 @@ async function childCount(baseUrl: string, cookie: string, id: string): Promise<
 ensureWebBuild();
 log('starting the stack');
 const stack = await startBenchStack({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
-const browser = await launchBrowser();
+// A browser that cannot start (no Chromium) must not leave the stack's three apps and database behind.
+const browser = await launchBrowser().catch(async (error: unknown) => {
+  await stack.stop();
+  throw error;
+});
 try {
   const session = await signUpAt(stack.baseUrl, 'Bench');
   const apiKey = await apiKeyFor(stack.baseUrl, session);
