@@ -1,5 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_SLUG, MAX_SLUG_LENGTH, slugCandidate, slugify, uniqueSlug } from './slug.js';
+import {
+  FALLBACK_SLUG,
+  MAX_SLUG_LENGTH,
+  slugCandidate,
+  slugify,
+  slugifyAnyScript,
+  uniqueSlug,
+} from './slug.js';
 
 function expectSafe(slug: string): void {
   expect(slug).not.toBe('.');
@@ -11,6 +19,21 @@ function expectSafe(slug: string): void {
 }
 
 describe('slugify', () => {
+  it('gives a printable ASCII title the slug the general path gives it', () => {
+    const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
+    // Long titles cross the length cut; dashes and digits meet it at every place.
+    const title = fc.oneof(
+      fc.string({ unit: printable, maxLength: 120 }),
+      fc.string({ unit: fc.constantFrom('a', 'Z', '9', '-', ' ', '.'), minLength: 70, maxLength: 100 }),
+    );
+    fc.assert(
+      fc.property(title, (text) => {
+        expect(slugify(text)).toBe(slugifyAnyScript(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it.each([
     ['Land Cover 2024', 'land-cover-2024'],
     ['  Report — Q1 (final)!  ', 'report-q1-final'],
