@@ -40,8 +40,11 @@ const replayAgrees = (replay: ReplayShape) =>
   );
 
 const ceilingOf = (clients: number, inserts: number) => ({ clients, inserts, insertsPerSecond: rate });
-const replayRun = (batchSize: number, events: number) => ({
+const replayRun = (batchSize: number, events: number, workerNodeArgs = '') => ({
   batchSize,
+  workerNodeArgs,
+  // What the worker itself ran with.
+  nodeFlags: expect.arrayContaining(workerNodeArgs === '' ? [] : [workerNodeArgs]) as unknown,
   events,
   eventsPerSecond: rate,
   peakRssMiB: rate,
@@ -122,6 +125,8 @@ const smokes: readonly Smoke[] = [
     args: [
       ...['--events', '800', '--batch-sizes', '300', '--segment', '400'],
       ...['--replay-modes', 'projector,rebuild-lean,copy'],
+      // Passed to each worker, and named in each run (a value starting with a dash takes `=`).
+      '--worker-node-args=--max-semi-space-size=32',
     ],
     bench: 'replay',
     expected: {
@@ -129,14 +134,14 @@ const smokes: readonly Smoke[] = [
       runs: [
         {
           mode: 'projector',
-          ...replayRun(300, 800),
+          ...replayRun(300, 800, '--max-semi-space-size=32'),
           segmentRates: [rate, rate],
           phaseSeconds: null,
           readerStatementsMs: null,
         },
         {
           mode: 'rebuild-lean',
-          ...replayRun(300, 800),
+          ...replayRun(300, 800, '--max-semi-space-size=32'),
           segmentRates: [rate, rate],
           phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
           readerStatementsMs: expect.arrayContaining([
@@ -145,7 +150,7 @@ const smokes: readonly Smoke[] = [
         },
         {
           mode: 'copy',
-          ...replayRun(300, 800),
+          ...replayRun(300, 800, '--max-semi-space-size=32'),
           segmentRates: [rate, rate],
           phaseSeconds: { replay: rate, readerDdl: rate, analyze: rate, swap: rate },
           foldSplit: {

@@ -38,6 +38,8 @@ export interface ReplayWorkerResult {
   readonly segmentEndsMs: readonly number[];
   /** Of the worker process (the projector and nothing else), from `process.resourceUsage()`. */
   readonly peakRssMiB: number;
+  /** The node flags the worker ran with (`process.execArgv`): the loader's and any given to it. */
+  readonly nodeFlags: readonly string[];
   /** A rebuild's reader statements (indexes, statistics, triggers): each one's milliseconds; none for `projector`. */
   readonly readerStatementsMs: readonly StatementTime[] | null;
   /** A rebuild's seconds in its phases (replay, reader indexes and triggers, ANALYZE, swap); none for `projector`. */

@@ -40,6 +40,11 @@ export const replayOptionSpecs = {
     default: '',
     help: "a rebuild's maintenance_work_mem while it builds the reader indexes (e.g. 1GB); empty: the projector's default",
   },
+  'worker-node-args': {
+    env: 'BENCH_REPLAY_WORKER_NODE_ARGS',
+    default: '',
+    help: "the replay worker's node flags; variants separated by | each run over the same history (e.g. '|--max-semi-space-size=64')",
+  },
   'replay-ceiling-inserts': {
     env: 'BENCH_REPLAY_CEILING_INSERTS',
     default: '5000',
@@ -59,6 +64,7 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
     mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
     ceilingInserts: nonNegativeInt('replay-ceiling-inserts', raw['replay-ceiling-inserts']),
     indexBuildMemory: memorySetting('index-build-memory', raw['index-build-memory']),
+    workerNodeArgs: raw['worker-node-args'].split('|').map((variant) => variant.trim()),
   };
 }
 

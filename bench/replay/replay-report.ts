@@ -1,6 +1,6 @@
 import { printTable, type Cell } from '../support/table.js';
 import type { GcSeconds } from '../support/gc-time.js';
-import type { ReplayOutcome } from './run-replay.js';
+import type { ReplayOutcome, ReplayRun } from './run-replay.js';
 
 const SLOWEST_SHOWN = 10;
 
@@ -8,6 +8,11 @@ const SLOWEST_SHOWN = 10;
 function gcColumn(fold: GcSeconds, write: GcSeconds): string {
   const part = (gc: GcSeconds): string => `${(gc.minor + gc.major).toFixed(1)} (${gc.major.toFixed(1)})`;
   return `${part(fold)} / ${part(write)}`;
+}
+
+/** `copy 10000`, and the worker's node flags when the run had any. */
+function runLabel(run: ReplayRun): string {
+  return `${run.mode} ${run.batchSize}${run.workerNodeArgs === '' ? '' : ` ${run.workerNodeArgs}`}`;
 }
 
 export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number): void {
@@ -29,6 +34,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     [
       'mode',
       'batch size',
+      'worker node flags',
       'events',
       'seconds',
       'events/s',
@@ -46,6 +52,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     runs.map((run) => [
       run.mode,
       run.batchSize,
+      run.workerNodeArgs === '' ? '–' : run.workerNodeArgs,
       run.events,
       run.seconds,
       run.eventsPerSecond,
@@ -91,7 +98,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     // As the rebuild's log sorts them; not imported, which would load the projector into this parent process.
     const slowest = [...run.readerStatementsMs].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
     printTable(
-      `The ${slowest.length} slowest reader statements of ${run.mode} ${run.batchSize} (several run at once)`,
+      `The ${slowest.length} slowest reader statements of ${runLabel(run)} (several run at once)`,
       ['statement', 'seconds'],
       slowest.map((time) => [time.label, (time.ms / 1000).toFixed(1)]),
     );
@@ -101,7 +108,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     `${((index * segmentEvents) / 1000).toLocaleString('en-US')}k–${(((index + 1) * segmentEvents) / 1000).toLocaleString('en-US')}k`;
   printTable(
     `Replay events/s per ${segmentEvents.toLocaleString('en-US')} events`,
-    ['events', ...runs.map((run) => `${run.mode} ${run.batchSize}`)],
+    ['events', ...runs.map(runLabel)],
     Array.from({ length: segments }, (_, index): Cell[] => [
       label(index),
       ...runs.map((run) => run.segmentRates[index] ?? Number.NaN),

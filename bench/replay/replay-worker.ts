@@ -191,6 +191,7 @@ const result: ReplayWorkerResult = {
   batches,
   segmentEndsMs,
   peakRssMiB: process.resourceUsage().maxRSS / 1024,
+  nodeFlags: process.execArgv,
   phaseSeconds,
   readerStatementsMs,
   foldSplit,

@@ -35,9 +35,16 @@ export interface ReplayOptions {
   readonly ceilingInserts: number;
   /** A rebuild's `maintenance_work_mem` for its reader indexes; null: the projector's default. */
   readonly indexBuildMemory: string | null;
+  /**
+   * Node flags of the replay worker, one entry per variant: every mode and batch size runs once with
+   * each, over the same seeded history (`['']`: node's defaults, once).
+   */
+  readonly workerNodeArgs: readonly string[];
 }
 
 export interface ReplayRun extends ReplayWorkerResult {
+  /** The worker's node flags in this run (`--worker-node-args`); empty for node's defaults. */
+  readonly workerNodeArgs: string;
   readonly eventsPerSecond: number;
   /** Events per second within each segment of `segmentEvents`. */
   readonly segmentRates: readonly number[];
@@ -103,9 +110,11 @@ async function keepWorkerOutput(job: ReplayJob, output: string): Promise<void> {
   }
 }
 
-async function runWorker(job: ReplayJob): Promise<ReplayWorkerResult> {
+async function runWorker(job: ReplayJob, variantArgs: string): Promise<ReplayWorkerResult> {
   // `BENCH_REPLAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the worker (the replay alone).
-  const nodeArgs = (process.env.BENCH_REPLAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const nodeArgs = `${process.env.BENCH_REPLAY_NODE_ARGS ?? ''} ${variantArgs}`
+    .split(' ')
+    .filter((arg) => arg !== '');
   const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', workerPath], {
     env: { ...process.env, [REPLAY_JOB_VARIABLE]: JSON.stringify(job) },
     // The worker watches its stdin: when this process dies, the pipe closes and the worker exits.
@@ -180,13 +189,15 @@ export async function runReplay(
     const head = await seededHead(new PostgresEventStore(pool, { schema: EVENTS_SCHEMA }), options.events);
     const runs: ReplayRun[] = [];
     const jobs = options.batchSizes.flatMap((batchSize) =>
-      options.modes.map((mode) => ({ mode, batchSize })),
+      options.modes.flatMap((mode) =>
+        options.workerNodeArgs.map((nodeArgs) => ({ mode, batchSize, nodeArgs })),
+      ),
     );
-    for (const { mode, batchSize } of jobs) {
+    for (const { mode, batchSize, nodeArgs } of jobs) {
       const readSchema = scratchSchemaName('bench_read');
       const operationsSchema = scratchSchemaName('bench_ops');
       progress(
-        `replaying ${options.events.toLocaleString('en-US')} events, ${mode}, batch size ${batchSize}`,
+        `replaying ${options.events.toLocaleString('en-US')} events, ${mode}, batch size ${batchSize}${nodeArgs === '' ? '' : `, node ${nodeArgs}`}`,
       );
       // A rebuild fills `<schema>_rebuild_<stamp>` and renames it at the end.
       const filled = mode === 'projector' ? readSchema : `${readSchema}_rebuild_${REBUILD_STAMP}`;
@@ -197,19 +208,22 @@ export async function runReplay(
       const cpuMark = markCpu();
       const activeBefore = await settledActiveTimeMs(pool);
       try {
-        const result = await runWorker({
-          mode,
-          databaseUrl: database.url,
-          eventsSchema: EVENTS_SCHEMA,
-          readSchema,
-          operationsSchema,
-          batchSize,
-          head: formatPosition(head),
-          events: options.events,
-          segmentEvents: options.segmentEvents,
-          timeoutMs: options.timeoutMs,
-          indexBuildMemory: options.indexBuildMemory,
-        });
+        const result = await runWorker(
+          {
+            mode,
+            databaseUrl: database.url,
+            eventsSchema: EVENTS_SCHEMA,
+            readSchema,
+            operationsSchema,
+            batchSize,
+            head: formatPosition(head),
+            events: options.events,
+            segmentEvents: options.segmentEvents,
+            timeoutMs: options.timeoutMs,
+            indexBuildMemory: options.indexBuildMemory,
+          },
+          nodeArgs,
+        );
         const { machineBusyPercent } = cpuSince(cpuMark);
         await stopAnalyzing();
         const pgMs = (await settledActiveTimeMs(pool)) - activeBefore;
@@ -218,6 +232,7 @@ export async function runReplay(
         );
         runs.push({
           ...result,
+          workerNodeArgs: nodeArgs,
           eventsPerSecond: perSecond(result.events, result.seconds * 1000),
           segmentRates: segmentRates(result, options.segmentEvents),
           projectedObjects: Number(count.rows[0]?.count ?? 0),
