@@ -40,11 +40,11 @@ const replayAgrees = (replay: ReplayShape) =>
   );
 
 const ceilingOf = (clients: number, inserts: number) => ({ clients, inserts, insertsPerSecond: rate });
-const replayRun = (batchSize: number, events: number, workerNodeArgs = '') => ({
+const replayRun = (batchSize: number, events: number, workerNodeVariant = '') => ({
   batchSize,
-  workerNodeArgs,
+  workerNodeVariant,
   // What the worker itself ran with.
-  nodeFlags: expect.arrayContaining(workerNodeArgs === '' ? [] : [workerNodeArgs]) as unknown,
+  nodeFlags: expect.arrayContaining(workerNodeVariant === '' ? [] : [workerNodeVariant]) as unknown,
   events,
   eventsPerSecond: rate,
   peakRssMiB: rate,

@@ -54,7 +54,8 @@ log('starting the stack');
 const stack = await startBenchStack({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
 // A browser that cannot start (no Chromium) must not leave the stack's three apps and database behind.
 const browser = await launchBrowser().catch(async (error: unknown) => {
-  await stack.stop();
+  // The launch's error is the one to report, not a failure to stop.
+  await stack.stop().catch(() => undefined);
   throw error;
 });
 try {

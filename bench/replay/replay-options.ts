@@ -43,7 +43,7 @@ export const replayOptionSpecs = {
   'worker-node-args': {
     env: 'BENCH_REPLAY_WORKER_NODE_ARGS',
     default: '',
-    help: "the replay worker's node flags; variants separated by | each run over the same history (e.g. '|--max-semi-space-size=64')",
+    help: "the replay worker's node flags; variants separated by | each run over the same history, in order (e.g. '|--max-semi-space-size=64|')",
   },
   'replay-ceiling-inserts': {
     env: 'BENCH_REPLAY_CEILING_INSERTS',
@@ -64,7 +64,7 @@ export function readReplayOptions(raw: Record<keyof typeof replayOptionSpecs, st
     mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
     ceilingInserts: nonNegativeInt('replay-ceiling-inserts', raw['replay-ceiling-inserts']),
     indexBuildMemory: memorySetting('index-build-memory', raw['index-build-memory']),
-    workerNodeArgs: raw['worker-node-args'].split('|').map((variant) => variant.trim()),
+    workerNodeVariants: raw['worker-node-args'].split('|').map((variant) => variant.trim()),
   };
 }
 

@@ -10,9 +10,9 @@ function gcColumn(fold: GcSeconds, write: GcSeconds): string {
   return `${part(fold)} / ${part(write)}`;
 }
 
-/** `copy 10000`, and the worker's node flags when the run had any. */
+/** `copy 10000`, and the worker's node flags when the run had any (a repeated variant repeats its label). */
 function runLabel(run: ReplayRun): string {
-  return `${run.mode} ${run.batchSize}${run.workerNodeArgs === '' ? '' : ` ${run.workerNodeArgs}`}`;
+  return `${run.mode} ${run.batchSize}${run.workerNodeVariant === '' ? '' : ` ${run.workerNodeVariant}`}`;
 }
 
 export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number): void {
@@ -30,7 +30,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
   const ofCeiling = (eventsPerSecond: number): string =>
     ceiling ? `${(eventsPerSecond / ceiling.insertsPerSecond).toFixed(2)}×` : '–';
   printTable(
-    'Replay from START into a fresh read schema (one worker process per mode and batch size; a rebuild is timed to its swap)',
+    'Replay from START into a fresh read schema (one worker process per mode, batch size and node flags; a rebuild is timed to its swap)',
     [
       'mode',
       'batch size',
@@ -52,7 +52,7 @@ export function printReplayTables(outcome: ReplayOutcome, segmentEvents: number)
     runs.map((run) => [
       run.mode,
       run.batchSize,
-      run.workerNodeArgs === '' ? '–' : run.workerNodeArgs,
+      run.workerNodeVariant === '' ? '–' : run.workerNodeVariant,
       run.events,
       run.seconds,
       run.eventsPerSecond,

@@ -39,12 +39,12 @@ export interface ReplayOptions {
    * Node flags of the replay worker, one entry per variant: every mode and batch size runs once with
    * each, over the same seeded history (`['']`: node's defaults, once).
    */
-  readonly workerNodeArgs: readonly string[];
+  readonly workerNodeVariants: readonly string[];
 }
 
 export interface ReplayRun extends ReplayWorkerResult {
-  /** The worker's node flags in this run (`--worker-node-args`); empty for node's defaults. */
-  readonly workerNodeArgs: string;
+  /** The worker's node flags in this run (one variant of `--worker-node-args`); empty for node's defaults. */
+  readonly workerNodeVariant: string;
   readonly eventsPerSecond: number;
   /** Events per second within each segment of `segmentEvents`. */
   readonly segmentRates: readonly number[];
@@ -100,11 +100,16 @@ const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
  * `BENCH_REPLAY_NODE_ARGS=--trace-gc`, each collection), under a line naming the run. A file that cannot
  * be written is reported and the run goes on.
  */
-async function keepWorkerOutput(job: ReplayJob, output: string): Promise<void> {
+/** `copy, batch 10000` and the run's node flags, if any: how logs and errors name a run. */
+function runName(job: Pick<ReplayJob, 'mode' | 'batchSize'>, variant: string): string {
+  return `${job.mode}, batch ${job.batchSize}${variant === '' ? '' : `, node flags ${variant}`}`;
+}
+
+async function keepWorkerOutput(job: ReplayJob, variant: string, output: string): Promise<void> {
   const file = process.env.BENCH_REPLAY_WORKER_OUTPUT;
   if (file === undefined || file === '') return;
   try {
-    await appendFile(file, `== replay worker: ${job.mode}, batch size ${job.batchSize}\n${output}`);
+    await appendFile(file, `== replay worker: ${runName(job, variant)}\n${output}`);
   } catch (error) {
     process.stderr.write(`could not keep the worker's output in ${file}: ${String(error)}\n`);
   }
@@ -127,12 +132,10 @@ async function runWorker(job: ReplayJob, variantArgs: string): Promise<ReplayWor
   });
   // `close`, not `exit`: the worker's last output may still be in the pipe when it exits.
   const [code] = (await once(worker, 'close')) as [number | null];
-  await keepWorkerOutput(job, output);
+  await keepWorkerOutput(job, variantArgs, output);
   const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
-    throw new Error(
-      `replay worker (${job.mode}, batch ${job.batchSize}) exited with ${String(code)}:\n${output}`,
-    );
+    throw new Error(`replay worker (${runName(job, variantArgs)}) exited with ${String(code)}:\n${output}`);
   }
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as ReplayWorkerResult;
 }
@@ -190,14 +193,14 @@ export async function runReplay(
     const runs: ReplayRun[] = [];
     const jobs = options.batchSizes.flatMap((batchSize) =>
       options.modes.flatMap((mode) =>
-        options.workerNodeArgs.map((nodeArgs) => ({ mode, batchSize, nodeArgs })),
+        options.workerNodeVariants.map((nodeArgs) => ({ mode, batchSize, nodeArgs })),
       ),
     );
     for (const { mode, batchSize, nodeArgs } of jobs) {
       const readSchema = scratchSchemaName('bench_read');
       const operationsSchema = scratchSchemaName('bench_ops');
       progress(
-        `replaying ${options.events.toLocaleString('en-US')} events, ${mode}, batch size ${batchSize}${nodeArgs === '' ? '' : `, node ${nodeArgs}`}`,
+        `replaying ${options.events.toLocaleString('en-US')} events, ${runName({ mode, batchSize }, nodeArgs)}`,
       );
       // A rebuild fills `<schema>_rebuild_<stamp>` and renames it at the end.
       const filled = mode === 'projector' ? readSchema : `${readSchema}_rebuild_${REBUILD_STAMP}`;
@@ -232,7 +235,7 @@ export async function runReplay(
         );
         runs.push({
           ...result,
-          workerNodeArgs: nodeArgs,
+          workerNodeVariant: nodeArgs,
           eventsPerSecond: perSecond(result.events, result.seconds * 1000),
           segmentRates: segmentRates(result, options.segmentEvents),
           projectedObjects: Number(count.rows[0]?.count ?? 0),

@@ -28,21 +28,21 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * at most `MAX_SLUG_LENGTH`, cut between user-perceived characters and never ending in `-`.
  */
 export function slugify(title: string): string {
-  return printableAscii.test(title) ? asciiSlug(title) : slugifyAnyScript(title);
+  return asciiOnly.test(title) ? asciiSlug(title) : slugifyAnyScript(title);
 }
 
 /**
- * Most titles are printable ASCII, where normalizing, folding marks and cutting between graphemes all
- * leave the text as it is: its slug is its lowercased runs of letters and digits. A replay slugs every
- * title of the history, and this takes a sixth of the general path's time (1.5–1.8 µs against 10–11).
+ * Most titles are ASCII, where normalizing and folding marks leave the text as it is and every character
+ * of the slug is a grapheme of its own: the slug is the lowercased runs of letters and digits. A replay
+ * slugs every title of the history, and this is four to seven times faster than the general path
+ * (0.8–1.8 µs a title against 5.6–11, in two runs).
  */
-const printableAscii = /^[\x20-\x7e]*$/;
+const asciiOnly = /^\p{ASCII}*$/u;
 const asciiWordPattern = /[a-z0-9]+/g;
 
 function asciiSlug(title: string): string {
-  const slug = (title.toLowerCase().match(asciiWordPattern) ?? []).join('-');
-  const cut = slug.length <= MAX_SLUG_LENGTH ? slug : slug.slice(0, MAX_SLUG_LENGTH).replace(/-+$/u, '');
-  return cut || FALLBACK_SLUG;
+  const words = title.toLowerCase().match(asciiWordPattern) ?? [];
+  return truncateSlug(words.join('-'), MAX_SLUG_LENGTH) || FALLBACK_SLUG;
 }
 
 /** `slugify` for a title in any script (exported so the ASCII shortcut can be checked against it). */

@@ -19,12 +19,13 @@ function expectSafe(slug: string): void {
 }
 
 describe('slugify', () => {
-  it('gives a printable ASCII title the slug the general path gives it', () => {
-    const printable = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
-    // Long titles cross the length cut; dashes and digits meet it at every place.
+  it('gives an ASCII title the slug the general path gives it', () => {
+    const ascii = fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code));
+    // Titles of any length; then long ones of few characters, whose slugs cross the length cut with a
+    // letter, a digit or a dash at every place of it.
     const title = fc.oneof(
-      fc.string({ unit: printable, maxLength: 120 }),
-      fc.string({ unit: fc.constantFrom('a', 'Z', '9', '-', ' ', '.'), minLength: 70, maxLength: 100 }),
+      fc.string({ unit: ascii, maxLength: 200, size: 'max' }),
+      fc.string({ unit: fc.constantFrom('a', 'Z', '9', '-', ' ', '.'), minLength: 100, maxLength: 140 }),
     );
     fc.assert(
       fc.property(title, (text) => {
@@ -32,6 +33,17 @@ describe('slugify', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it.each([
+    ['a'.repeat(80), 'a'.repeat(80)],
+    [`${'a'.repeat(80)} b`, 'a'.repeat(80)],
+    [`${'a'.repeat(79)} b`, 'a'.repeat(79)],
+    [`${'a'.repeat(78)} b`, `${'a'.repeat(78)}-b`],
+    ['--- ...', FALLBACK_SLUG],
+  ])('cuts an ASCII slug at the length limit, never after a dash (%#)', (title, slug) => {
+    expect(slugify(title)).toBe(slug);
+    expect(slugifyAnyScript(title)).toBe(slug);
   });
 
   it.each([
