@@ -95,16 +95,16 @@ async function settledActiveTimeMs(pool: Pool): Promise<number> {
 }
 const workerPath = new URL('./replay-worker.ts', import.meta.url).pathname;
 
-/**
- * `BENCH_REPLAY_WORKER_OUTPUT=<file>` appends what else the worker printed there (with
- * `BENCH_REPLAY_NODE_ARGS=--trace-gc`, each collection), under a line naming the run. A file that cannot
- * be written is reported and the run goes on.
- */
 /** `copy, batch 10000` and the run's node flags, if any: how logs and errors name a run. */
 function runName(job: Pick<ReplayJob, 'mode' | 'batchSize'>, variant: string): string {
   return `${job.mode}, batch ${job.batchSize}${variant === '' ? '' : `, node flags ${variant}`}`;
 }
 
+/**
+ * `BENCH_REPLAY_WORKER_OUTPUT=<file>` appends what else the worker printed there (with
+ * `BENCH_REPLAY_NODE_ARGS=--trace-gc`, each collection), under a line naming the run. A file that cannot
+ * be written is reported and the run goes on.
+ */
 async function keepWorkerOutput(job: ReplayJob, variant: string, output: string): Promise<void> {
   const file = process.env.BENCH_REPLAY_WORKER_OUTPUT;
   if (file === undefined || file === '') return;
@@ -115,9 +115,9 @@ async function keepWorkerOutput(job: ReplayJob, variant: string, output: string)
   }
 }
 
-async function runWorker(job: ReplayJob, variantArgs: string): Promise<ReplayWorkerResult> {
+async function runWorker(job: ReplayJob, variant: string): Promise<ReplayWorkerResult> {
   // `BENCH_REPLAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the worker (the replay alone).
-  const nodeArgs = `${process.env.BENCH_REPLAY_NODE_ARGS ?? ''} ${variantArgs}`
+  const nodeArgs = `${process.env.BENCH_REPLAY_NODE_ARGS ?? ''} ${variant}`
     .split(' ')
     .filter((arg) => arg !== '');
   const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', workerPath], {
@@ -132,10 +132,10 @@ async function runWorker(job: ReplayJob, variantArgs: string): Promise<ReplayWor
   });
   // `close`, not `exit`: the worker's last output may still be in the pipe when it exits.
   const [code] = (await once(worker, 'close')) as [number | null];
-  await keepWorkerOutput(job, variantArgs, output);
+  await keepWorkerOutput(job, variant, output);
   const line = output.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
   if (code !== 0 || line === undefined) {
-    throw new Error(`replay worker (${runName(job, variantArgs)}) exited with ${String(code)}:\n${output}`);
+    throw new Error(`replay worker (${runName(job, variant)}) exited with ${String(code)}:\n${output}`);
   }
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as ReplayWorkerResult;
 }
@@ -193,14 +193,14 @@ export async function runReplay(
     const runs: ReplayRun[] = [];
     const jobs = options.batchSizes.flatMap((batchSize) =>
       options.modes.flatMap((mode) =>
-        options.workerNodeVariants.map((nodeArgs) => ({ mode, batchSize, nodeArgs })),
+        options.workerNodeVariants.map((variant) => ({ mode, batchSize, variant })),
       ),
     );
-    for (const { mode, batchSize, nodeArgs } of jobs) {
+    for (const { mode, batchSize, variant } of jobs) {
       const readSchema = scratchSchemaName('bench_read');
       const operationsSchema = scratchSchemaName('bench_ops');
       progress(
-        `replaying ${options.events.toLocaleString('en-US')} events, ${runName({ mode, batchSize }, nodeArgs)}`,
+        `replaying ${options.events.toLocaleString('en-US')} events, ${runName({ mode, batchSize }, variant)}`,
       );
       // A rebuild fills `<schema>_rebuild_<stamp>` and renames it at the end.
       const filled = mode === 'projector' ? readSchema : `${readSchema}_rebuild_${REBUILD_STAMP}`;
@@ -225,7 +225,7 @@ export async function runReplay(
             timeoutMs: options.timeoutMs,
             indexBuildMemory: options.indexBuildMemory,
           },
-          nodeArgs,
+          variant,
         );
         const { machineBusyPercent } = cpuSince(cpuMark);
         await stopAnalyzing();
@@ -235,7 +235,7 @@ export async function runReplay(
         );
         runs.push({
           ...result,
-          workerNodeVariant: nodeArgs,
+          workerNodeVariant: variant,
           eventsPerSecond: perSecond(result.events, result.seconds * 1000),
           segmentRates: segmentRates(result, options.segmentEvents),
           projectedObjects: Number(count.rows[0]?.count ?? 0),
