@@ -8,6 +8,8 @@ bash scripts/ensure-dependencies.sh
 # The web explorer's browser tests need its build and a Chromium.
 bash scripts/ensure-web-build.sh
 bash scripts/ensure-chromium.sh
+# The gateway test runs deploy/compose's nginx configuration in front of the test stack.
+bash scripts/ensure-nginx.sh
 bash scripts/services/up.sh test
 source scripts/services/env.sh test
 export NODE_ENV=test LOG_LEVEL="${LOG_LEVEL:-warn}"
