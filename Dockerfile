@@ -3,11 +3,13 @@
 # One image for every process of the service. The apps run from their TypeScript sources through tsx
 # (no build step), so the command picks the app:
 #   default                                       the API (HTTP on $PORT)
-#   node --import tsx apps/projector/src/main.ts  the projector (leader or standby)
+#   node --max-semi-space-size=64 --import tsx apps/projector/src/main.ts   the projector (leader or standby)
 #   node --import tsx apps/upload-worker/src/main.ts
 #   node --import tsx scripts/migrate.ts          apply the schemas (one-off)
-#   node --import tsx apps/projector/src/rebuild.ts   rebuild the read models (one-off)
-#   node --import tsx scripts/admin/main.ts status   the operator console (docs/admin-cli.md)
+#   node --max-semi-space-size=64 --import tsx apps/projector/src/rebuild.ts   rebuild the read models
+#   node --max-semi-space-size=64 --import tsx scripts/admin/main.ts status   the operator console
+# (--max-semi-space-size: the young generation a rebuild needs, apps/projector/src/node-flags.ts;
+# docs/admin-cli.md has the console)
 # `node --import tsx` keeps one process per app (the tsx CLI would add a parent process between the
 # signal and the app), so SIGTERM reaches the app's own graceful shutdown.
 

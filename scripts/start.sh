@@ -22,7 +22,8 @@ trap 'stop_all; exit 130' INT TERM
 
 # Each app runs in its own session, so Ctrl-C reaches only this script, which then asks each app once
 # (SIGTERM) to finish its work and stop; a second signal to an app means "stop now".
-setsid node --import tsx apps/projector/src/main.ts &
+# The projector's young generation (apps/projector/src/node-flags.ts): it may rebuild a read model.
+setsid node --max-semi-space-size=64 --import tsx apps/projector/src/main.ts &
 pids+=($!)
 setsid node --import tsx apps/upload-worker/src/main.ts &
 pids+=($!)

@@ -43,7 +43,7 @@ export const replayOptionSpecs = {
   'worker-node-args': {
     env: 'BENCH_REPLAY_WORKER_NODE_ARGS',
     default: '',
-    help: "the replay worker's node flags; variants separated by | each run over the same history, in order (e.g. '|--max-semi-space-size=64|')",
+    help: "node flags of the replay worker after the projector's own (which they override); variants separated by | each run over the same history, in order (e.g. '|--max-semi-space-size=16|')",
   },
   'replay-ceiling-inserts': {
     env: 'BENCH_REPLAY_CEILING_INSERTS',

@@ -19,6 +19,7 @@ import {
   type ReplayWorkerResult,
 } from './replay-job.js';
 import { seedEventStore, type SeedOutcome } from './seed-event-store.js';
+import { PROJECTOR_NODE_FLAGS } from '../../apps/projector/src/node-flags.js';
 
 export interface ReplayOptions {
   readonly events: number;
@@ -116,10 +117,12 @@ async function keepWorkerOutput(job: ReplayJob, variant: string, output: string)
 }
 
 async function runWorker(job: ReplayJob, variant: string): Promise<ReplayWorkerResult> {
+  // The projector's own flags first (a variant given later wins, as node takes an option's last value);
   // `BENCH_REPLAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"` profiles the worker (the replay alone).
-  const nodeArgs = `${process.env.BENCH_REPLAY_NODE_ARGS ?? ''} ${variant}`
+  const given = `${process.env.BENCH_REPLAY_NODE_ARGS ?? ''} ${variant}`
     .split(' ')
     .filter((arg) => arg !== '');
+  const nodeArgs = [...PROJECTOR_NODE_FLAGS, ...given];
   const worker = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', workerPath], {
     env: { ...process.env, [REPLAY_JOB_VARIABLE]: JSON.stringify(job) },
     // The worker watches its stdin: when this process dies, the pipe closes and the worker exits.

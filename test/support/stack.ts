@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { nodeFlagsOf } from '../../apps/projector/src/node-flags.js';
 
 /**
  * The whole service as a client meets it: a fresh database, the schemas migrated, and the three apps
@@ -82,7 +83,7 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
  */
 function run(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  return spawn(process.execPath, [...nodeFlagsOf(script), ...nodeArgs, '--import', 'tsx', script], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -66,6 +66,17 @@ describe('copy rebuild', () => {
 
     expect(result.replay).toBe('copy');
     expect(await dumpReadSchema(pool, byCopy)).toEqual(await dumpReadSchema(pool, bySql));
+    // The item's footprint was set by a trigger of the copy's own, gone with it.
+    const leftOver = await pool.query(
+      `SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND NOT t.tgisinternal AND t.tgname LIKE 'copy_rebuild%'
+       UNION ALL
+       SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = $1 AND p.proname LIKE 'copy_rebuild%'`,
+      [byCopy],
+    );
+    expect(leftOver.rows).toEqual([]);
   });
 
   it('passes the JSON text of a PostgreSQL store through to the audit trail, and upcast events as read', async () => {

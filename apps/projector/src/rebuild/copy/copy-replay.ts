@@ -13,14 +13,8 @@ import type { CopyValue } from './copy-text.js';
 import { FoldProgress } from './fold-progress.js';
 import { IdentityFold } from './identity-fold.js';
 import { PortalFold } from './portal-fold.js';
-import {
-  assetColumns,
-  assetValues,
-  objectColumns,
-  objectValues,
-  uploadColumns,
-  uploadValues,
-} from './portal-tables.js';
+import { copyObjects } from './object-copy.js';
+import { assetColumns, assetValues, objectValues, uploadColumns, uploadValues } from './portal-tables.js';
 import { foldedStacItems } from './stac-item-fold.js';
 import { copyRows } from './table-copy.js';
 import { UnfoldableHistoryError } from './unfoldable.js';
@@ -94,7 +88,8 @@ export interface CopyReplayResult {
 /**
  * Folds every event up to `until` in memory and writes each table of the fresh schema once, by COPY:
  * the audit rows page by page as they are made (they never change), the rest (objects, uploads,
- * assets, identity) once the head is reached, then the footprints (PostGIS) and the checkpoint.
+ * assets, identity) once the head is reached, each item's footprint (PostGIS) as it is inserted, then
+ * the checkpoint.
  * `portal_objects` is left without its projector indexes, for the caller to build (`indexesToBuild`).
  * Throws `UnfoldableHistoryError` for an event the fold cannot reproduce; the schema is then partly
  * filled and must be dropped.
@@ -173,22 +168,12 @@ export async function copyReplay(options: CopyReplayOptions): Promise<CopyReplay
     // Its indexes (but the primary key) are built after the copy: one sort each, not a GIN insertion per row.
     const indexes = await withoutIndexes(client, schema, 'portal_objects');
     const stacItemOf = foldedStacItems(portal.objects, portal.assets.values());
-    await copyRows(
-      client,
-      into('portal_objects', objectColumns),
-      mapped(portal.objects.values(), (object) => objectValues(object, stacItemOf(object))),
-    );
+    await client.query(`SET LOCAL search_path TO ${quoteIdentifier(schema)}, public`);
+    await copyObjects(client, schema, portal.objects, (object) => objectValues(object, stacItemOf(object)));
     await copyRows(client, into('uploads', uploadColumns), mapped(portal.uploads.values(), uploadValues));
     await copyRows(client, into('assets', assetColumns), mapped(portal.assets.values(), assetValues));
     for (const { table, columns, rows } of identity.tables())
       await copyRows(client, into(table, columns), rows);
-    await client.query(`SET LOCAL search_path TO ${quoteIdentifier(schema)}, public`);
-    // The footprint is PostGIS's reading of the geometry, else the bbox: what the SQL path's inserts and
-    // metadata updates compute with the same function. Catalogs and collections have neither.
-    await client.query(
-      `UPDATE portal_objects SET footprint = portal_footprint(geometry, bbox)
-        WHERE geometry IS NOT NULL OR bbox IS NOT NULL`,
-    );
     await client.query(
       `UPDATE projection_checkpoints SET commit_position = $2, prepare_position = $3, updated_at = now()
         WHERE name = $1`,

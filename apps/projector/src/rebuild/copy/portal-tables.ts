@@ -15,7 +15,8 @@ function sharesJson(object: FoldedObject): string {
 
 /**
  * The columns of `portal_objects` the fold writes: all but `footprint`, which PostGIS computes from the
- * geometry and the bbox after the copy (`portal_footprint`, as the SQL path's inserts and updates do).
+ * geometry and the bbox as each row is inserted (`portal_footprint`, as the SQL path's inserts and
+ * updates do; object-copy.ts).
  */
 export const objectColumns = [
   'id',
