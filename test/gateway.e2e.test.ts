@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
@@ -17,8 +18,8 @@ import { changeOf, SseStream } from './support/sse.js';
  */
 const NGINX = process.env.PORTAL_NGINX ?? '/usr/sbin/nginx';
 
-let directory: string;
-let nginx: ChildProcess;
+let directory: string | undefined;
+let nginx: ChildProcess | undefined;
 let gateway: string;
 let api: string;
 
@@ -52,8 +53,17 @@ async function gatewayServer(port: number): Promise<string> {
   return local;
 }
 
-async function answersAt(url: string): Promise<void> {
+/** Resolves once `url` answers; rejects as soon as `child` cannot start or exits. */
+async function answersAt(url: string, child: ChildProcess): Promise<void> {
+  const ended: { failure: Error | null } = { failure: null };
+  child.once('error', (error) => {
+    ended.failure = error;
+  });
+  child.once('exit', (code, signal) => {
+    ended.failure = new Error(`nginx exited (${String(code ?? signal)})`);
+  });
   for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (ended.failure !== null) throw ended.failure;
     try {
       await fetch(url);
       return;
@@ -66,47 +76,54 @@ async function answersAt(url: string): Promise<void> {
 
 beforeAll(async () => {
   api = inject('baseUrl');
-  directory = await mkdtemp(join(tmpdir(), 'portal-gateway-'));
+  const home = await mkdtemp(join(tmpdir(), 'portal-gateway-'));
+  directory = home;
   const port = await freePort();
-  await writeFile(join(directory, 'server.conf'), await gatewayServer(port));
+  await writeFile(join(home, 'server.conf'), await gatewayServer(port));
+  // Every path nginx writes to in this directory (Debian's build would otherwise use /var/lib/nginx,
+  // which a user other than root may not write), its errors to the test's output.
+  const temporary = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+    (kind) => `  ${kind}_temp_path ${join(home, kind)};`,
+  );
   await writeFile(
-    join(directory, 'nginx.conf'),
+    join(home, 'nginx.conf'),
     [
       'daemon off;',
-      `pid ${join(directory, 'nginx.pid')};`,
-      `error_log ${join(directory, 'error.log')} warn;`,
+      `pid ${join(home, 'nginx.pid')};`,
+      'error_log stderr warn;',
       'events {}',
       'http {',
       '  access_log off;',
-      `  client_body_temp_path ${join(directory, 'body')};`,
-      `  proxy_temp_path ${join(directory, 'proxy')};`,
-      `  include ${join(directory, 'server.conf')};`,
+      ...temporary,
+      `  include ${join(home, 'server.conf')};`,
       '}',
     ].join('\n'),
   );
-  nginx = spawn(NGINX, ['-p', directory, '-c', join(directory, 'nginx.conf')], { stdio: 'inherit' });
+  nginx = spawn(NGINX, ['-p', home, '-c', join(home, 'nginx.conf')], { stdio: 'inherit' });
   gateway = `http://127.0.0.1:${port}`;
-  await answersAt(gateway);
+  await answersAt(gateway, nginx);
 });
 
 afterAll(async () => {
-  if (nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx.once('exit', resolve));
+  if (nginx !== undefined && nginx.exitCode === null && nginx.signalCode === null) {
+    const exited = once(nginx, 'exit');
     nginx.kill('SIGTERM');
     await exited;
   }
-  await rm(directory, { recursive: true, force: true });
+  if (directory !== undefined) await rm(directory, { recursive: true, force: true });
 });
 
-/** GET `path` at `base` with `headers`; the body as the bytes that came over the wire. */
+/** `path` at `base` (GET unless `body` is given); the answer's body as the bytes that came over the wire. */
 async function raw(
   base: string,
   path: string,
   headers: Record<string, string> = {},
+  body?: string,
 ): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   // fetch would undo the compression; node's own client shows the body as sent.
   return new Promise((resolve, reject) => {
-    const sent = request(`${base}${path}`, { headers }, (response) => {
+    const method = body === undefined ? 'GET' : 'POST';
+    const sent = request(`${base}${path}`, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
@@ -119,7 +136,7 @@ async function raw(
       response.on('error', reject);
     });
     sent.on('error', reject);
-    sent.end();
+    sent.end(body);
   });
 }
 
@@ -158,6 +175,25 @@ describe('the compose gateway in front of the API', () => {
     expect(direct.bytes.length).toBeLessThan(1024);
     expect(through.headers.get('content-encoding')).toBeNull();
     expect(through.bytes.equals(direct.bytes)).toBe(true);
+  });
+
+  it('passes NDJSON bulk results through uncompressed', async () => {
+    const owner = await pipelineKeyAt(api);
+    const command = (title: string) =>
+      JSON.stringify({ type: 'createCatalog', body: { title, description: 'gateway test', links: [] } });
+    const lines = Array.from({ length: 40 }, (_, index) => command(`Gateway bulk ${index}`));
+    const answer = await raw(
+      gateway,
+      '/api/v1/portal/bulk',
+      { ...owner, 'content-type': 'application/x-ndjson', 'accept-encoding': 'gzip' },
+      `${lines.join('\n')}\n`,
+    );
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('application/x-ndjson');
+    expect(answer.bytes.length).toBeGreaterThan(1024);
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    expect(answer.bytes.toString('utf8').trim().split('\n')).toHaveLength(41);
   });
 
   it('passes the event stream through uncompressed, each change as it happens', async () => {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { registerCleanup } from '../support/cleanup.js';
-import { nodeFlagsOf } from '../../apps/projector/src/node-flags.js';
+import { appProcessArgs } from '../../test/support/stack.js';
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const ERROR_LEVEL = 50;
@@ -36,8 +36,7 @@ export function startApp(
   onLine: (entry: AppLogEntry) => void = () => undefined,
 ): AppProcess {
   // As the test stack does: `STACK_NODE_ARGS=--cpu-prof --cpu-prof-dir=…` profiles the apps of a bench.
-  const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeFlagsOf(script), ...nodeArgs, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, appProcessArgs(script), {
     cwd: repoRoot,
     // Free metrics ports: a benchmark may run beside an `npm start` holding the default ones.
     env: { ...process.env, ...FREE_METRICS_PORTS, ...env },

@@ -78,12 +78,18 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
- * `STACK_NODE_ARGS` adds node options to each app process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
- * profile the apps under a benchmark (node refuses `--cpu-prof` in NODE_OPTIONS).
+ * node's arguments for `script` (a path from the repository's root): the flags `npm start` gives it
+ * (`nodeFlagsOf`), then `STACK_NODE_ARGS`, node options for each app process, e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to profile the apps under a benchmark (node refuses `--cpu-prof` in
+ * NODE_OPTIONS). The benches' own app launcher starts its apps the same way.
  */
+export function appProcessArgs(script: string): string[] {
+  const given = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return [...nodeFlagsOf(script), ...given, '--import', 'tsx', script];
+}
+
 function run(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const nodeArgs = process.env.STACK_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...nodeFlagsOf(script), ...nodeArgs, '--import', 'tsx', script], {
+  return spawn(process.execPath, appProcessArgs(script), {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

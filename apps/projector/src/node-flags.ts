@@ -10,7 +10,7 @@
 export const PROJECTOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /** The scripts that may rebuild, by their path from the repository's root. */
-const rebuildingScripts: readonly string[] = [
+export const rebuildingScripts: readonly string[] = [
   'apps/projector/src/main.ts',
   'apps/projector/src/rebuild.ts',
   'scripts/admin/main.ts',

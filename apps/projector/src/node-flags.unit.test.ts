@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeFlagsOf, PROJECTOR_NODE_FLAGS } from './node-flags.js';
+import { nodeFlagsOf, PROJECTOR_NODE_FLAGS, rebuildingScripts } from './node-flags.js';
 
 const repoRoot = new URL('../../../', import.meta.url);
 
@@ -24,18 +24,26 @@ const launchers: readonly (readonly [file: string, script: string])[] = [
 
 describe('the projector processes\u2019 node flags', () => {
   it('are given to the scripts that may rebuild, and to no other', () => {
-    for (const script of [
-      'apps/projector/src/main.ts',
-      'apps/projector/src/rebuild.ts',
-      'scripts/admin/main.ts',
-    ]) {
-      expect(nodeFlagsOf(script), script).toEqual(PROJECTOR_NODE_FLAGS);
-    }
+    expect(rebuildingScripts).toEqual(
+      expect.arrayContaining([
+        'apps/projector/src/main.ts',
+        'apps/projector/src/rebuild.ts',
+        'scripts/admin/main.ts',
+      ]),
+    );
+    for (const script of rebuildingScripts) expect(nodeFlagsOf(script), script).toEqual(PROJECTOR_NODE_FLAGS);
     expect(nodeFlagsOf('apps/api/src/main.ts')).toEqual([]);
     expect(nodeFlagsOf('apps/upload-worker/src/main.ts')).toEqual([]);
   });
 
   it('are stated wherever such a process is started with node', () => {
+    // Every rebuilding script has a launch point here.
+    for (const script of rebuildingScripts) {
+      expect(
+        launchers.some(([, named]) => script.endsWith(named)),
+        script,
+      ).toBe(true);
+    }
     for (const [file, script] of launchers) {
       const starts = linesOf(file).filter((line) => line.includes(script) && /\bnode\b|'node'/.test(line));
       expect(starts.length, `${file}: a line starting ${script}`).toBeGreaterThan(0);
