@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pipelineKeyAt } from './support/auth.js';
 import { callAt } from './support/http.js';
 import { changeOf, SseStream } from './support/sse.js';
+import { stopProcess } from './support/stack.js';
 
 /**
  * deploy/compose's nginx gateway, as written, in front of the test stack: the answers it compresses,
@@ -105,11 +105,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (nginx !== undefined && nginx.exitCode === null && nginx.signalCode === null) {
-    const exited = once(nginx, 'exit');
-    nginx.kill('SIGTERM');
-    await exited;
-  }
+  if (nginx !== undefined) await stopProcess(nginx);
   if (directory !== undefined) await rm(directory, { recursive: true, force: true });
 });
 

@@ -160,7 +160,8 @@ async function runToEnd(script: string, env: NodeJS.ProcessEnv): Promise<void> {
   if (code !== 0) throw new Error(`${script} failed with ${String(code)}`);
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process ended (at once if it already has). */
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
