@@ -1,13 +1,6 @@
 import type { Pool } from '@portal/platform';
-import { QueryParams } from '@portal/read-model-core';
-import {
-  visibleObject,
-  type Principals,
-  findVisibleObject,
-  visibleObjectColumns,
-  type PortalObjectRow,
-} from '@portal/read-model-portal-objects';
-import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
+import { type Principals, findVisibleObject, type PortalObjectRow } from '@portal/read-model-portal-objects';
+import { listPortalObjects } from '../portal-items/list-portal-items.js';
 
 /** `childCount`: the children the caller can see (the row is read with `visibleObjectColumns`). */
 export function catalogRecord(row: PortalObjectRow) {
@@ -46,25 +39,15 @@ export async function listCatalogs(
   },
   principals: Principals,
 ) {
-  const after = query.cursor === undefined ? null : decodeTimeIdCursor(query.cursor);
-  const params = new QueryParams();
-  const conditions = [`o.kind = 'catalog'`, visibleObject('o', principals, params)];
-  if (query.parentId !== undefined) conditions.push(`o.parent_id = ${params.add(query.parentId, 'uuid')}`);
-  if (after !== null) {
-    conditions.push(
-      `(o.created_at, o.id) > (${params.add(after.at, 'timestamptz')}, ${params.add(after.id, 'uuid')})`,
-    );
-  }
-  const result = await pool.query<PortalObjectRow>(
-    `SELECT ${visibleObjectColumns('o', principals, params)} FROM read.portal_objects o
-      WHERE ${conditions.join(' AND ')}
-      ORDER BY o.created_at, o.id
-      LIMIT ${params.add(query.limit + 1, 'int')}`,
-    params.values,
+  const { rows, next } = await listPortalObjects(
+    pool,
+    {
+      limit: query.limit,
+      kind: 'catalog',
+      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      ...(query.parentId === undefined ? {} : { parentId: query.parentId }),
+    },
+    principals,
   );
-  const page = result.rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const next =
-    result.rows.length > query.limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null;
-  return { items: page.map(catalogRecord), next };
+  return { items: rows.map(catalogRecord), next };
 }
