@@ -12,7 +12,8 @@ import { decodeTimeIdCursor, encodeCursor } from '../read-model/cursor.js';
 /**
  * Portal objects of any kind that the caller can see, oldest first, keyset-paginated on (created_at, id);
  * `kind`, `status` and `parentId` narrow it (a pipeline polling `?status=failed&kind=item`, a frontend
- * listing a collection).
+ * listing a collection). The catalogs list (`listCatalogs`) is this with `kind: 'catalog'`: its order and
+ * cursor are these.
  */
 export async function listPortalObjects(
   pool: Pool,
