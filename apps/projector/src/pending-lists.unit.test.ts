@@ -26,7 +26,7 @@ function fakePool(merge: () => Promise<unknown>): {
     query: (text: string) => {
       if (!text.includes('pg_class')) return query(text);
       listings += 1;
-      return Promise.resolve({ rows: [{ name: 'read.portal_objects_text_trgm' }] });
+      return Promise.resolve({ rows: [{ name: 'read.portal_objects_read_principals' }] });
     },
   };
   return { pool: pool as unknown as Pool, listings: () => listings, merges: () => merges };

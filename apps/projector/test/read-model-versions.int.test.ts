@@ -114,6 +114,28 @@ describe('read model versions at start', () => {
     expect(await dumpReadModel(pool, live)).toEqual(rows);
   });
 
+  it('replaces a reader index whose definition changed in place, at the start of a current schema', async () => {
+    const live = await projectedSchema('prj_versions_index');
+    const textIndex = `(title || ' ' || COALESCE(description, '')) public.gin_trgm_ops`;
+    // As the schema of a version that searched the inventory's text through GIN: its index, not today's.
+    await pool.query(`DROP INDEX "${live}".portal_objects_text_trigrams`);
+    await pool.query(
+      `CREATE INDEX portal_objects_text_trgm ON "${live}".portal_objects USING gin (${textIndex}) WHERE deleted_at IS NULL`,
+    );
+    const rows = await dumpReadModel(pool, live);
+
+    await expect(rebuildOutdatedReadSchema(rebuildOptions(live))).resolves.toBe('current');
+
+    const textIndexes = await pool.query<{ name: string; method: string }>(
+      `SELECT c.relname AS name, am.amname AS method
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+        WHERE i.indrelid = $1::regclass AND c.relname LIKE 'portal_objects_text%'`,
+      [`"${live}".portal_objects`],
+    );
+    expect(textIndexes.rows).toEqual([{ name: 'portal_objects_text_trigrams', method: 'gist' }]);
+    expect(await dumpReadModel(pool, live)).toEqual(rows);
+  });
+
   it('creates a missing schema at the current versions', async () => {
     const schema = uniqueSchema('prj_versions_new');
     created.push(schema);

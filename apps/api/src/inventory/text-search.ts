@@ -7,8 +7,8 @@ function likeLiteral(text: string): string {
 
 /**
  * `q`: the text anywhere in the title or the description, ignoring case. The first condition is the
- * expression of the trigram index `portal_objects_text_trgm` (schema.sql), which finds the candidates;
- * the second keeps a match from straddling the title and the description.
+ * expression of the trigram index `portal_objects_text_trigrams` (reader-indexes.sql), which finds the
+ * candidates; the second keeps a match from straddling the title and the description.
  */
 export function containsText(alias: string, text: string, params: QueryParams): string {
   const pattern = params.add(`%${likeLiteral(text)}%`, 'text');
