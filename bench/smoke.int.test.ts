@@ -377,13 +377,22 @@ function limitTo(size: number): <T>(work: () => Promise<T>) => Promise<T> {
 
 const inTurn = limitTo(AT_ONCE);
 
+/**
+ * What a bench printed to stderr, for a failure message: its start and its end when it is long. A bench
+ * that dies on an error logs the error first and may then dump objects (a pg client) for pages, so the
+ * end alone can hide what went wrong.
+ */
+function failureText(stderr: string): string {
+  return stderr.length <= 4000 ? stderr : `${stderr.slice(0, 2000)}\n…\n${stderr.slice(-2000)}`;
+}
+
 describe.concurrent('benches at a tiny size', () => {
   it.each(smokes.map((smoke) => [`${smoke.script} ${smoke.args.join(' ')}`, smoke] as const))(
     '%s',
     async (_name, smoke) => {
       const outcome = await inTurn(() => runBenchScript(smoke.script, smoke.args, BENCH_TIMEOUT_MS));
       // The bench's own output is the failure message: what it printed before it stopped.
-      expect(outcome.code, outcome.stderr.slice(-4000)).toBe(0);
+      expect(outcome.code, failureText(outcome.stderr)).toBe(0);
       const result = benchResult(outcome, smoke.bench);
       expect(result).toMatchObject(smoke.expected);
       for (const [what, actual, expected] of smoke.agreeing?.(result as never) ?? []) {
