@@ -59,6 +59,11 @@ export async function runWaiters(url: string, waiters: number, options: WaiterOp
   const waiter = new ProjectionWaiter(pool, url, createLogger({ name: 'bench-waiters', level: 'warn' }));
   const bare = new pg.Client({ connectionString: url });
   const writer = new pg.Client({ connectionString: url });
+  // A connection the server ends (another test's cleanup terminating backends) must not crash the bench:
+  // an idle pooled one is dropped by the pool; a query on an ended client fails and says so.
+  pool.on('error', () => undefined);
+  bare.on('error', () => undefined);
+  writer.on('error', () => undefined);
   try {
     await waiter.start();
     await Promise.all([bare.connect(), writer.connect()]);
