@@ -43,7 +43,7 @@ CREATE INDEX IF NOT EXISTS portal_objects_inventory_kind_updated ON portal_objec
 -- The API searches exactly this expression (apps/api/src/inventory/text-search.ts). GiST, not GIN: a row
 -- is one entry (its trigrams, under pages summarized by 256-byte signatures) instead of ~100 posting-list
 -- entries merged into the index later; over a million events the live projector spent 42 % less
--- PostgreSQL time per event with it. The price: an index about three times larger, and a word found in
+-- PostgreSQL time per event with it. The price: an index about 3.5 times larger, and a word found in
 -- tens of thousands of rows found 1.3-1.8 times slower; a rare word or a phrase of few matches is as fast
 -- (docs/decisions.md, "The inventory's text index is GiST, not GIN").
 CREATE INDEX IF NOT EXISTS portal_objects_text_trigrams ON portal_objects
