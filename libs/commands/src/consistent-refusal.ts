@@ -34,11 +34,17 @@ function lastRevision(events: readonly RecordedEvent[]): bigint | null {
   return events.at(-1)?.revision ?? null;
 }
 
-/** `store`, noting the revision of every stream read whole (a tail read says nothing of the whole). */
+/**
+ * `store`, noting the revision of every stream read whole (a tail read says nothing of the whole). A
+ * stream read twice keeps its first revision: a move reads the object, then the new parent's ancestors
+ * (the object among them when the parent lies below it), and a share landing between the two reads
+ * must show as a change, not be hidden by the second read's newer revision.
+ */
 function recordingReads(store: EventStore, reads: Map<string, bigint | null>): EventStore {
   const readStream: EventStore['readStream'] = async (streamId, options) => {
     const events = await store.readStream(streamId, options);
-    if (options?.fromRevision === undefined) reads.set(streamId, lastRevision(events));
+    if (options?.fromRevision === undefined && !reads.has(streamId))
+      reads.set(streamId, lastRevision(events));
     return events;
   };
   return new Proxy(store, {

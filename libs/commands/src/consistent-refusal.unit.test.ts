@@ -54,6 +54,25 @@ describe('a refusal decided on several streams', () => {
     expect(runs).toBe(2);
   });
 
+  it('is looked at again when a stream it read twice moved on between the two reads', async () => {
+    // A move under its own descendant reads the object, then the new parent's ancestors, the object
+    // among them: a share landing in between made the object look unshared in its own place and shared
+    // above the new parent, a widening no instant shows (CI, command properties seed 509253566).
+    const store = new InMemoryEventStore();
+    await mark(store, 'object', false);
+    let runs = 0;
+    const answer = await withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      const sharedInItsPlace = await shared(reading, 'object');
+      if (runs === 1) await mark(store, 'object', true);
+      const sharedAboveTheParent = await shared(reading, 'object');
+      if (sharedAboveTheParent !== sharedInItsPlace) throw new DomainError('FORBIDDEN', 'would widen');
+      return 'a cycle';
+    });
+    expect(answer).toBe('a cycle');
+    expect(runs).toBe(2);
+  });
+
   it('stands when nothing it read has changed since', async () => {
     const store = new InMemoryEventStore();
     await mark(store, 'object', true);
