@@ -10,11 +10,15 @@ import { createPool, type Config, type Pool } from '@portal/platform';
 export const API_SESSION_OPTIONS = '-c jit=off';
 
 /** The API's main pool: commands, reads and the event store's appends. */
-export function createApiPool(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>): Pool {
+export function createApiPool(
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>,
+  onIdleConnectionError?: (error: Error) => void,
+): Pool {
   return createPool({
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_SIZE,
     applicationName: 'api',
     sessionOptions: API_SESSION_OPTIONS,
+    ...(onIdleConnectionError === undefined ? {} : { onIdleConnectionError }),
   });
 }

@@ -32,7 +32,9 @@ const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
 const tracing = await startTracing({ serviceName: 'portal-api', logger });
 const metrics = createMetricsRegistry();
 
-const pool = createApiPool(config);
+const pool = createApiPool(config, (error) => {
+  logger.warn({ err: error }, 'idle database connection lost');
+});
 const eventStore = observeAppends(
   await createEventStore({
     databasePool: pool,
@@ -51,9 +53,9 @@ const changeFeedPool = createPool({
   connectionString: config.DATABASE_URL,
   max: 1,
   applicationName: 'api-change-feed',
-});
-changeFeedPool.on('error', (error) => {
-  logger.warn({ err: error }, 'change feed connection problem');
+  onIdleConnectionError: (error) => {
+    logger.warn({ err: error }, 'change feed connection problem');
+  },
 });
 const changeFeed: ChangeFeedHub = new ChangeFeedHub(
   pool,

@@ -20,10 +20,9 @@ export async function openProjectorResources(
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_SIZE,
     applicationName,
-  });
-  // An idle client whose connection dropped: the pool discards it and the next query reconnects.
-  pool.on('error', (error) => {
-    log.warn({ err: error }, 'idle database connection failed');
+    onIdleConnectionError: (error) => {
+      log.warn({ err: error }, 'idle database connection failed');
+    },
   });
   try {
     const store = await createEventStore({

@@ -45,9 +45,9 @@ export async function openWorkerDependencies(
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_SIZE,
     applicationName: 'upload-worker',
-  });
-  pool.on('error', (error) => {
-    logger.warn({ err: error }, 'idle database connection lost');
+    onIdleConnectionError: (error) => {
+      logger.warn({ err: error }, 'idle database connection lost');
+    },
   });
   observePools(metrics, { main: pool });
   const eventStore = observeAppends(

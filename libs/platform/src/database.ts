@@ -34,12 +34,21 @@ export function createPool(options: {
   applicationName: string;
   /** Server settings for every session, in libpq's `options` form (`-c name=value`). */
   sessionOptions?: string;
+  /** Told when an idle connection fails (the server ended it); the pool has discarded it already. */
+  onIdleConnectionError?: (error: Error) => void;
 }): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
     ...(options.sessionOptions === undefined ? {} : { options: options.sessionOptions }),
+  });
+  // pg-pool emits an idle connection's failure on the pool, and an 'error' event nobody listens to ends
+  // the process: a restarted server, or one backend terminated by an operator, would take every app
+  // down with it. The pool drops that client and the next query connects anew, so a report suffices.
+  const report = options.onIdleConnectionError ?? (() => undefined);
+  pool.on('error', (error) => {
+    report(error);
   });
   const tally = { sent: 0 };
   queryTallies.set(pool, tally);
