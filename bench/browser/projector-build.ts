@@ -55,6 +55,13 @@ export async function buildReadModels(options: {
     connectionString: options.databaseUrl,
     application_name: 'bench-browser-listen',
   });
+  // Without its connection the bench would wait for a head it can no longer hear of.
+  const lost = new Promise<never>((_, reject) => {
+    listener.on('error', (error) => {
+      reject(new Error(`the bench's listener lost its connection: ${error.message}`));
+    });
+  });
+  lost.catch(() => undefined);
   await listener.connect();
   await listener.query('LISTEN portal_projection');
   const tenthEndsMs: number[] = [];
@@ -93,7 +100,7 @@ export async function buildReadModels(options: {
     });
   });
   try {
-    await Promise.race([reached, failed]);
+    await Promise.race([reached, failed, lost]);
   } finally {
     failed.catch(() => undefined);
     await projector.stop();

@@ -77,6 +77,11 @@ const listener = new pg.Client({
   connectionString: job.databaseUrl,
   application_name: 'bench-replay-listener',
 });
+// Without its connection the worker would wait for a checkpoint it can no longer hear of, then time out.
+listener.on('error', (error) => {
+  log.error({ err: error }, "the replay worker's listener lost its connection");
+  process.exit(1);
+});
 listener.on('notification', (message) => {
   const position = message.payload === undefined ? null : parsePosition(message.payload);
   if (position) checkpointReached(position);
