@@ -36,6 +36,8 @@ const COMMIT_OFFSET = 1_000_000_000n;
  */
 export async function runSimulatedProjection(plan: SimulationPlan): Promise<SimulationOutcome> {
   const client = new pg.Client({ connectionString: plan.databaseUrl, application_name: 'bench-simulated' });
+  // Idle between ticks: a connection the server ends then fails the next statement, which ends the run.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const head = await client.query<{ commit: string | null }>(

@@ -1,4 +1,4 @@
-import { DomainError, type EventStore, type RecordedEvent } from '@portal/domain';
+import { ConcurrencyError, DomainError, type EventStore, type RecordedEvent } from '@portal/domain';
 import type { CommandContext } from './command-context.js';
 
 /** A refusal found on a torn view is looked at again this many times at most. */
@@ -20,15 +20,20 @@ export async function withConsistentRefusals<T>(
   check: (context: CommandContext) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
-    const reads = new Map<string, bigint | null>();
+    const reads = new Map<string, Revision>();
     try {
       return await check({ ...context, store: recordingReads(context.store, reads) });
     } catch (error) {
-      if (!(error instanceof DomainError) || attempt >= ATTEMPTS) throw error;
+      // A lost append that the handler's own retries could not win is no refusal of a rule: answered as it is.
+      if (!(error instanceof DomainError) || error instanceof ConcurrencyError || attempt >= ATTEMPTS)
+        throw error;
       if (await unchanged(context.store, reads)) throw error;
     }
   }
 }
+
+/** A stream's revision as read; `torn` when two reads of it in one check saw different ones. */
+type Revision = bigint | null | 'torn';
 
 function lastRevision(events: readonly RecordedEvent[]): bigint | null {
   return events.at(-1)?.revision ?? null;
@@ -36,15 +41,20 @@ function lastRevision(events: readonly RecordedEvent[]): bigint | null {
 
 /**
  * `store`, noting the revision of every stream read whole (a tail read says nothing of the whole). A
- * stream read twice keeps its first revision: a move reads the object, then the new parent's ancestors
- * (the object among them when the parent lies below it), and a share landing between the two reads
- * must show as a change, not be hidden by the second read's newer revision.
+ * stream read twice must have shown the same revision both times: a move reads the object, then the
+ * new parent's ancestors (the object among them when the parent lies below it), and a share landing
+ * between the two reads tears the view even though the second read is the stream's current state.
+ * Revisions only grow, so a stream whose reads all agree and that still has that revision held still
+ * from the first read to the look again.
  */
-function recordingReads(store: EventStore, reads: Map<string, bigint | null>): EventStore {
+function recordingReads(store: EventStore, reads: Map<string, Revision>): EventStore {
   const readStream: EventStore['readStream'] = async (streamId, options) => {
     const events = await store.readStream(streamId, options);
-    if (options?.fromRevision === undefined && !reads.has(streamId))
-      reads.set(streamId, lastRevision(events));
+    if (options?.fromRevision === undefined) {
+      const revision = lastRevision(events);
+      const earlier = reads.get(streamId);
+      reads.set(streamId, earlier === undefined || earlier === revision ? revision : 'torn');
+    }
     return events;
   };
   return new Proxy(store, {
@@ -56,7 +66,8 @@ function recordingReads(store: EventStore, reads: Map<string, bigint | null>): E
   });
 }
 
-async function unchanged(store: EventStore, reads: ReadonlyMap<string, bigint | null>): Promise<boolean> {
+async function unchanged(store: EventStore, reads: ReadonlyMap<string, Revision>): Promise<boolean> {
+  if ([...reads.values()].includes('torn')) return false;
   const now = await Promise.all([...reads.keys()].map((streamId) => store.streamRevision(streamId)));
   return [...reads.values()].every((revision, index) => revision === now[index]);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DomainError, eventMetadata, type EventStore } from '@portal/domain';
+import { ConcurrencyError, DomainError, eventMetadata, type EventStore } from '@portal/domain';
 import { InMemoryEventStore } from '@portal/eventstore';
 import type { CommandContext } from './command-context.js';
 import { withConsistentRefusals } from './consistent-refusal.js';
@@ -71,6 +71,34 @@ describe('a refusal decided on several streams', () => {
     });
     expect(answer).toBe('a cycle');
     expect(runs).toBe(2);
+  });
+
+  it('is looked at again when a stream missing at its first read exists at its second', async () => {
+    const store = new InMemoryEventStore();
+    let runs = 0;
+    const answer = await withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      const existedFirst = (await reading.readStream('object')).length > 0;
+      if (runs === 1) await mark(store, 'object', false);
+      const existsNow = (await reading.readStream('object')).length > 0;
+      if (existedFirst !== existsNow) throw new DomainError('NOT_FOUND', 'seen and not seen');
+      return 'one view';
+    });
+    expect(answer).toBe('one view');
+    expect(runs).toBe(2);
+  });
+
+  it('answers a conflict its appends could not win at once, without looking again', async () => {
+    const store = new InMemoryEventStore();
+    let runs = 0;
+    const check = withConsistentRefusals(contextOf(store), async ({ store: reading }) => {
+      runs += 1;
+      await reading.readStream('object');
+      await mark(store, 'object', true);
+      throw new ConcurrencyError('object', '0', '1');
+    });
+    await expect(check).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(runs).toBe(1);
   });
 
   it('stands when nothing it read has changed since', async () => {

@@ -4,6 +4,7 @@ import { createPool } from './database.js';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal_test';
 const admin = new pg.Client({ connectionString: databaseUrl, application_name: 'idle-error-test-admin' });
+admin.on('error', () => undefined);
 await admin.connect();
 afterAll(() => admin.end());
 

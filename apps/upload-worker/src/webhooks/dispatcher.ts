@@ -47,19 +47,23 @@ export function startDispatcher(
     let client: PoolClient | null = null;
     try {
       client = await deps.pool.connect();
-      const locked = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1, $2) AS locked',
-        [LOCK_NAMESPACE, LOCK_ID],
-      );
-      if (locked.rows[0]?.locked !== true) {
-        client.release();
-        return;
-      }
       const held = client;
-      held.on('error', (error) => {
+      // From the start: a connection the server ends during the lock's query also emits 'error', and a
+      // checked-out client with no listener would end the process.
+      const onError = (error: Error): void => {
         log.warn({ err: error }, 'the dispatcher lost its lock connection; another may take over');
         if (leader === held) dropLeadership(error);
-      });
+      };
+      held.on('error', onError);
+      const locked = await held.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+        LOCK_NAMESPACE,
+        LOCK_ID,
+      ]);
+      if (locked.rows[0]?.locked !== true) {
+        held.off('error', onError);
+        held.release();
+        return;
+      }
       held.on('notification', () => void wake());
       await held.query(`LISTEN ${PROJECTION_CHANNEL}`);
       leader = held;

@@ -89,11 +89,14 @@ export class NotificationListener {
     readonly detach: () => void;
   }): Promise<void> {
     this.connection = null;
-    connection.detach();
+    // Detached only after UNLISTEN: a connection the server ends during it also emits 'error', which
+    // the (now idle) listener takes; with none, the process would end.
     try {
       await connection.client.query(`UNLISTEN "${this.channel}"`);
+      connection.detach();
       connection.client.release();
     } catch (error) {
+      connection.detach();
       connection.client.release(error as Error);
       throw error;
     }
