@@ -92,6 +92,18 @@ describe('landing page and conformance', () => {
     expect(service.body.links).toContainEqual(expect.objectContaining({ rel: 'data', href: absolute(STAC) }));
   });
 
+  it('the OpenAPI document answers in the media type its link names, to a client that asks for it', async () => {
+    const landing = await call<Linked>('GET', STAC);
+    const link = linkOf(landing.body, 'service-desc') as unknown as { href: string; type: string };
+    // The STAC API validator sends the link's type as Accept and wants it back as the Content-Type.
+    const asked = await fetch(link.href, { headers: { accept: link.type } });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('content-type')?.split(';')[0]).toBe(link.type.split(';')[0]);
+    expect(((await asked.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+    const plain = await fetch(link.href, { headers: { accept: '*/*' } });
+    expect(plain.headers.get('content-type')?.split(';')[0]).toBe('application/json');
+  });
+
   it('the OpenAPI document it points to describes the STAC paths', async () => {
     const document = await call<{ paths: Record<string, unknown> }>('GET', '/api/v1/openapi.json');
     for (const path of [

@@ -50,6 +50,11 @@ function instantOf(value: unknown, time: boolean): number | null {
   return Date.parse(value);
 }
 
+/** A string that reads as a JSON number also compares as that number (clients send numbers as text). */
+const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const numberIn = (wanted: unknown): number | null =>
+  typeof wanted === 'string' && NUMBER_TEXT.test(wanted) ? Number(wanted) : null;
+
 function equals(value: unknown, time: boolean, wanted: unknown): boolean | null {
   if (wanted === null) return value === undefined || value === null;
   if (typeof wanted === 'string') {
@@ -57,6 +62,8 @@ function equals(value: unknown, time: boolean, wanted: unknown): boolean | null 
       const instant = instantOf(value, true);
       return instant === null ? null : instant === Date.parse(wanted);
     }
+    const number = numberIn(wanted);
+    if (typeof value === 'number' && number !== null) return value === number;
     return typeof value === 'string' ? value.toLowerCase() === wanted.toLowerCase() : null;
   }
   return typeof value === typeof wanted ? value === wanted : null;
@@ -65,6 +72,8 @@ function equals(value: unknown, time: boolean, wanted: unknown): boolean | null 
 function operatorHolds(item: SpecItem, name: string, operator: string, wanted: unknown): boolean {
   const { value, time } = valueOf(item, name);
   const order = (holds: (a: number, b: number) => boolean) => {
+    const number = time ? null : numberIn(wanted);
+    if (number !== null) return typeof value === 'number' && holds(value, number);
     if (typeof wanted === 'number') return typeof value === 'number' && holds(value, wanted);
     const instant = instantOf(value, time);
     return instant !== null && holds(instant, Date.parse(wanted as string));
@@ -93,7 +102,11 @@ function operatorHolds(item: SpecItem, name: string, operator: string, wanted: u
     case 'contains':
       return text !== null && text.includes(pattern);
     case 'in':
-      return (wanted as unknown[]).some((option) => equals(value, time, option) === true);
+      // An array property matches when it shares a value with the list (exactly: no case folding).
+      return (
+        (wanted as unknown[]).some((option) => equals(value, time, option) === true) ||
+        (Array.isArray(value) && value.some((element) => (wanted as unknown[]).includes(element)))
+      );
     default:
       throw new Error(`no such operator ${operator}`);
   }
@@ -143,6 +156,12 @@ describe('query: every operator against brute force', () => {
     ['startsWith a LIKE wildcard, taken literally', { label: { startsWith: '%' } }],
     ['in, strings of any case', { label: { in: ['MODIS', 'landsat-8'] } }],
     ['in, numbers', { cloud: { in: [0, 4] } }],
+    ['in, an array property sharing a value', { keywords: { in: ['alpha', 'golf'] } }],
+    ['a number given as text, equal', { cloud: { eq: '2' } }],
+    ['a number given as text, not equal', { cloud: { neq: '2' } }],
+    ['numbers given as text, between', { cloud: { gte: '1', lt: '3.5' } }],
+    ['every JSON type: a number given as text', { mixed: { eq: '3' } }],
+    ['in, numbers given as text', { cloud: { in: ['0', '4'] } }],
     ['every JSON type: a string', { mixed: { eq: 'a' } }],
     ['every JSON type: numbers above zero', { mixed: { gt: 0 } }],
     ['every JSON type: a boolean', { mixed: { eq: true } }],

@@ -139,7 +139,7 @@ const filterCrsDescription =
 const sortbyDescription =
   'The sort extension: comma-separated fields, each with `+` (ascending, the default; `%2B` in a URL) or `-` (descending), e.g. `-datetime,+properties.eo:cloud_cover`. Sortable: `id`, `collection`, `datetime`, `start_datetime`, `end_datetime`, `created`, `updated`, `title`, `description` and any item property (`properties.` optional); the id breaks ties. Default `-datetime`.';
 const fieldsDescription =
-  "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
+  "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`; `type`, `stac_version`, `id` and `links` are kept too unless dropped), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
 const queryDescription =
   'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; `lt`…`gte` take a number or an RFC 3339 date-time. Translated like `filter`.';
 const qDescription =
@@ -271,11 +271,10 @@ export const stacSearchBodySchema = z.strictObject({
       include: z.array(z.string()).nullable().exactOptional(),
       exclude: z.array(z.string()).nullable().exactOptional(),
     })
-    .nullable()
     .exactOptional()
     .meta({
       description:
-        'The fields extension: `include` keeps only those fields; `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty (or `fields: null`): the default set. Names as for the GET `fields`.',
+        'The fields extension: `include` keeps those fields (and `type`, `stac_version`, `id` and `links`, unless excluded); `exclude` alone drops those from the whole item, beside an empty `include` from the default set; both empty: the default set. `fields: null` is refused (400), as the STAC API validator expects. Names as for the GET `fields`.',
     }),
   query: z.record(z.string(), z.unknown()).exactOptional().meta({ description: queryDescription }),
   q: z

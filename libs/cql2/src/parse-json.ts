@@ -151,6 +151,14 @@ function convertOperation(rawOp: unknown, rawArgs: unknown, path: string, depth:
     return make(path, { kind: 'like', value: arg(0), pattern: arg(1) });
   }
   if (op === 'between') {
+    // The drafts before CQL2 1.0 wrote `[value, [low, high]]`, and clients still send it (the STAC API
+    // validator does); the 1.0 form is `[value, low, high]`.
+    const bounds: unknown = rawArgs[1];
+    if (rawArgs.length === 2 && Array.isArray(bounds) && bounds.length === 2) {
+      const bound = (index: number): Cql2Node =>
+        convert(bounds[index], `${path}${path ? '.' : ''}args[1][${index}]`, depth + 2);
+      return make(path, { kind: 'between', value: arg(0), low: bound(0), high: bound(1) });
+    }
     arity(3);
     return make(path, { kind: 'between', value: arg(0), low: arg(1), high: arg(2) });
   }

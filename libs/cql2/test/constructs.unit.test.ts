@@ -416,6 +416,15 @@ describe('CQL2 text and JSON give the same tree', () => {
     expect(parseCql2Json({ function: { name: 'isOpen', args: [] } })).toEqual(parseCql2Text('isOpen()'));
   });
 
+  it('accepts the draft form of BETWEEN in JSON, bounds as one array', () => {
+    expect(parseCql2Json({ op: 'between', args: [{ property: 'eo:cloud_cover' }, [0, 50]] })).toEqual(
+      parseCql2Text('eo:cloud_cover BETWEEN 0 AND 50'),
+    );
+    expect(() => parseCql2Json({ op: 'between', args: [{ property: 'a' }, [0]] })).toThrow(
+      /"between" takes 3 arguments/,
+    );
+  });
+
   it('accepts bare positions in MULTIPOINT', () => {
     expect(parseCql2Text('S_WITHIN(MULTIPOINT(1 2, 3 4), g)')).toEqual(
       parseCql2Text('S_WITHIN(MULTIPOINT((1 2), (3 4)), g)'),

@@ -4,6 +4,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { idempotency } from '../http/idempotency.js';
 import { apiRouter, route } from '../http/routes.js';
+import { OPENAPI_TYPE } from '../stac/stac-links.js';
 import { WEB_APP_BASE } from '../web-app/routes.js';
 import { runBatch } from './run-batch.js';
 
@@ -28,7 +29,7 @@ export function serviceRoutes(deps: ApiDependencies): Router {
           {
             rel: 'service-desc',
             href: `${base}/api/v1/openapi.json`,
-            type: 'application/vnd.oai.openapi+json;version=3.1',
+            type: OPENAPI_TYPE,
           },
           { rel: 'browser-root', href: `${base}/api/v1/browser/root`, type: 'application/json' },
           // The STAC API's landing page: where a STAC client (pystac-client, STAC Browser) starts.
@@ -42,7 +43,11 @@ export function serviceRoutes(deps: ApiDependencies): Router {
     post: [idempotency(deps.pool), runBatch(deps)],
   });
   route(router, '/api/v1/openapi.json', {
-    get: (_req, res) => {
+    get: (req, res) => {
+      // Links name the document by its OpenAPI media type, and a client that asks for that type (the
+      // STAC API validator sends the link's type as `Accept`) must get it back as the Content-Type;
+      // browsers, curl and `*/*` get plain JSON.
+      if (req.accepts(['application/json', OPENAPI_TYPE]) === OPENAPI_TYPE) res.type(OPENAPI_TYPE);
       res.json(openApiDocument);
     },
   });

@@ -20,4 +20,5 @@ export const COLLECTION_FIELDS_SHAPE: FieldsShape = {
     'links',
   ]),
   defaults: ['type', 'stac_version', 'stac_extensions', 'id', 'description', 'license', 'extent', 'links'],
+  alwaysIncluded: [],
 };

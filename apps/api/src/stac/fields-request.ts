@@ -29,6 +29,8 @@ export interface FieldsShape {
   readonly nestUnknownUnder: string | null;
   readonly topLevel: ReadonlySet<string>;
   readonly defaults: readonly string[];
+  /** Kept beside what `include` names, unless excluded by name: what says what an answer is. */
+  readonly alwaysIncluded: readonly string[];
 }
 
 /** The top-level fields of a STAC Item; any other name is an item property (`properties.` optional). */
@@ -70,6 +72,9 @@ export const ITEM_FIELDS_SHAPE: FieldsShape = {
   nestUnknownUnder: 'properties',
   topLevel: ITEM_FIELDS,
   defaults: DEFAULT_FIELDS,
+  // The extension lets a server keep fields not asked for; these four tell a client what each feature
+  // is and where it lives, and the STAC API validator expects exactly them beside an include.
+  alwaysIncluded: ['type', 'stac_version', 'id', 'links'],
 };
 
 export const MAX_FIELDS = 100;
@@ -131,9 +136,12 @@ function selection(
   if (included.length + excluded.length > MAX_FIELDS) throw invalid(`must name at most ${MAX_FIELDS} fields`);
   const rules = emptyRule();
   if (included.length > 0) {
+    const kept = shape.alwaysIncluded
+      .map((name) => [name])
+      .filter((path) => !excluded.some((gone) => key(gone) === key(path)));
     // Includes after excludes: a field named both ways is included.
     for (const path of excluded) setRule(rules, path, 'exclude');
-    for (const path of included) setRule(rules, path, 'include');
+    for (const path of [...kept, ...included]) setRule(rules, path, 'include');
     return { rest: 'exclude', rules };
   }
   if (include === undefined && excluded.length > 0) {
@@ -165,10 +173,10 @@ export function parseFieldsText(text: string, shape: FieldsShape = ITEM_FIELDS_S
   return selection(include, exclude, shape);
 }
 
-/** The POST form: `{ "include": [...], "exclude": [...] }`, either list missing, null or empty; or null. */
-export function parseFieldsBody(
-  value: { readonly include?: readonly string[] | null; readonly exclude?: readonly string[] | null } | null,
-): FieldsSelection {
-  if (value === null) return selection(null, null, ITEM_FIELDS_SHAPE);
+/** The POST form: `{ "include": [...], "exclude": [...] }`, either list missing, null or empty. */
+export function parseFieldsBody(value: {
+  readonly include?: readonly string[] | null;
+  readonly exclude?: readonly string[] | null;
+}): FieldsSelection {
   return selection(value.include, value.exclude, ITEM_FIELDS_SHAPE);
 }

@@ -1,4 +1,4 @@
-import type { Cql2Node, QueryableResolver } from '@portal/cql2';
+import type { Cql2Node, QueryableResolver, QueryableType } from '@portal/cql2';
 import { parseInstant } from './datetime-interval.js';
 import { cql2Condition, resolveItemQueryable } from './item-filter.js';
 import type { ItemCondition } from './item-query.js';
@@ -9,8 +9,8 @@ import { badParameter } from './stac-problem.js';
  * operator of every property ANDed. It is turned into a CQL2 tree and translated by the same SQL writer
  * as `filter` (`@portal/cql2`), so a property means here exactly what it means in a filter (the
  * queryables), with the same JSON type guards. As the extension says, string comparisons (`eq`, `neq`,
- * `in`, `startsWith`, `endsWith`, `contains`) ignore case (CQL2's CASEI); `lt`…`gte` take a number or an
- * RFC 3339 date-time.
+ * `in`, `startsWith`, `endsWith`, `contains`) ignore case (CQL2's CASEI); `lt`…`gte` take a number (or
+ * a string that reads as one) or an RFC 3339 date-time.
  */
 
 /** Bounds on one `query`: every value becomes SQL, so a huge one is refused, never run. */
@@ -42,38 +42,68 @@ const caseless = (node: Cql2Node): Cql2Node => ({ kind: 'casei', arg: node });
 const not = (arg: Cql2Node): Cql2Node => ({ kind: 'not', arg });
 
 /**
- * Whether the property is a time (`datetime`, `created`…): a string compared with it is an instant. An
- * unknown name is none; the translation then refuses it (a 400 naming it).
+ * The queryable's type, which decides what a string value means: an instant against a time
+ * (`datetime`, `created`…), a number against a number when it reads as one. An unknown name has none;
+ * the translation then refuses it (a 400 naming it).
  */
-type IsTime = (name: string) => boolean;
-const timeTest =
-  (resolve: QueryableResolver): IsTime =>
+type TypeOf = (name: string) => QueryableType | undefined;
+const typeTest =
+  (resolve: QueryableResolver): TypeOf =>
   (name) => {
     try {
-      return resolve(name)?.type === 'timestamp';
+      return resolve(name)?.type;
     } catch {
-      return false;
+      return undefined;
     }
   };
+
+/**
+ * A string that reads as a JSON number (`"10"`, `"-0.5"`, `"3e2"`). Clients that build `query` from
+ * text send numbers so (the STAC API validator takes its values from its command line), and a portal
+ * property may hold either: such a string also compares as that number where the property may be one.
+ */
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+function numberIn(text: string): number | null {
+  if (!NUMBER_TEXT.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+const mayBeNumber = (type: QueryableType | undefined) =>
+  type === 'json' || type === 'number' || type === 'integer';
 
 function instantOf(text: string, where: string): Cql2Node {
   return { kind: 'timestamp', value: parseInstant(text, `query: ${where}`, CODE) };
 }
 
-/** `name op value` for eq and neq (and each value of `in`): strings ignore case, except against times. */
-function equality(name: string, op: '=' | '<>', value: unknown, where: string, isTime: IsTime): Cql2Node {
+/**
+ * `name op value` for eq and neq (and each value of `in`): strings ignore case, except against times; a
+ * string that reads as a number matches that number too, where the property may hold one (each JSON
+ * type is guarded, so the two tests never both apply to one value, and ORing them is right for `<>` too).
+ */
+function equality(name: string, op: '=' | '<>', value: unknown, where: string, typeOf: TypeOf): Cql2Node {
   if (value === null) {
     const isNull: Cql2Node = { kind: 'isNull', arg: property(name) };
     return op === '=' ? isNull : not(isNull);
   }
   if (typeof value === 'string') {
-    if (isTime(name)) return { kind: 'comparison', op, left: property(name), right: instantOf(value, where) };
-    return {
+    const type = typeOf(name);
+    if (type === 'timestamp')
+      return { kind: 'comparison', op, left: property(name), right: instantOf(value, where) };
+    const asText: Cql2Node = {
       kind: 'comparison',
       op,
       left: caseless(property(name)),
       right: caseless({ kind: 'string', value }),
     };
+    const number = numberIn(value);
+    if (number === null || !mayBeNumber(type)) return asText;
+    const asNumber: Cql2Node = {
+      kind: 'comparison',
+      op,
+      left: property(name),
+      right: { kind: 'number', value: number },
+    };
+    return type === 'json' ? { kind: 'or', args: [asNumber, asText] } : asNumber;
   }
   if (typeof value === 'number' && Number.isFinite(value)) {
     return { kind: 'comparison', op, left: property(name), right: { kind: 'number', value } };
@@ -84,7 +114,17 @@ function equality(name: string, op: '=' | '<>', value: unknown, where: string, i
   throw invalid(`${where} must be a string, a number, a boolean or null`);
 }
 
-function ordering(name: string, op: '<' | '<=' | '>' | '>=', value: unknown, where: string): Cql2Node {
+function ordering(
+  name: string,
+  op: '<' | '<=' | '>' | '>=',
+  value: unknown,
+  where: string,
+  typeOf: TypeOf,
+): Cql2Node {
+  const number = typeof value === 'string' && typeOf(name) !== 'timestamp' ? numberIn(value) : null;
+  if (number !== null) {
+    return { kind: 'comparison', op, left: property(name), right: { kind: 'number', value: number } };
+  }
   if (typeof value === 'number' && Number.isFinite(value)) {
     return { kind: 'comparison', op, left: property(name), right: { kind: 'number', value } };
   }
@@ -105,32 +145,49 @@ function like(name: string, value: unknown, where: string, before: string, after
   };
 }
 
-function oneOf(name: string, value: unknown, where: string, isTime: IsTime): Cql2Node {
+/**
+ * `in`: the property equals one of the values, or, when it holds an array, shares one with them
+ * (`A_OVERLAPS`, exact: an array's strings do not ignore case), as clients ask of `instruments`.
+ */
+function oneOf(name: string, value: unknown, where: string, typeOf: TypeOf): Cql2Node {
   if (!Array.isArray(value) || value.length === 0) throw invalid(`${where} must be a non-empty array`);
+  const literals: Cql2Node[] = [];
   const options = value.map((option: unknown, index) => {
     if (typeof option !== 'string' && typeof option !== 'number') {
       throw invalid(`${where}[${index}] must be a string or a number`);
     }
-    return equality(name, '=', option, `${where}[${index}]`, isTime);
+    literals.push(
+      typeof option === 'string' ? { kind: 'string', value: option } : { kind: 'number', value: option },
+    );
+    return equality(name, '=', option, `${where}[${index}]`, typeOf);
   });
+  const type = typeOf(name);
+  if (type === 'json' || type === 'array') {
+    options.push({
+      kind: 'arrayPredicate',
+      op: 'a_overlaps',
+      left: property(name),
+      right: { kind: 'array', items: literals },
+    });
+  }
   return options.length === 1 ? (options[0] as Cql2Node) : { kind: 'or', args: options };
 }
 
-function condition(name: string, operator: Operator, value: unknown, isTime: IsTime): Cql2Node {
+function condition(name: string, operator: Operator, value: unknown, typeOf: TypeOf): Cql2Node {
   const where = `'${name}'.${operator}`;
   switch (operator) {
     case 'eq':
-      return equality(name, '=', value, where, isTime);
+      return equality(name, '=', value, where, typeOf);
     case 'neq':
-      return equality(name, '<>', value, where, isTime);
+      return equality(name, '<>', value, where, typeOf);
     case 'lt':
-      return ordering(name, '<', value, where);
+      return ordering(name, '<', value, where, typeOf);
     case 'lte':
-      return ordering(name, '<=', value, where);
+      return ordering(name, '<=', value, where, typeOf);
     case 'gt':
-      return ordering(name, '>', value, where);
+      return ordering(name, '>', value, where, typeOf);
     case 'gte':
-      return ordering(name, '>=', value, where);
+      return ordering(name, '>=', value, where, typeOf);
     case 'startsWith':
       return like(name, value, where, '', '%');
     case 'endsWith':
@@ -138,7 +195,7 @@ function condition(name: string, operator: Operator, value: unknown, isTime: IsT
     case 'contains':
       return like(name, value, where, '%', '%');
     case 'in':
-      return oneOf(name, value, where, isTime);
+      return oneOf(name, value, where, typeOf);
   }
 }
 
@@ -152,7 +209,7 @@ export function queryNode(
   query: unknown,
   resolve: QueryableResolver = resolveItemQueryable,
 ): Cql2Node | null {
-  const isTime = timeTest(resolve);
+  const typeOf = typeTest(resolve);
   if (!isObject(query)) throw invalid('must be an object of property names, each to an object of operators');
   const entries = Object.entries(query);
   if (entries.length > MAX_QUERY_PROPERTIES)
@@ -171,7 +228,7 @@ export function queryNode(
       }
       values += valueCount(value);
       if (values > MAX_QUERY_VALUES) throw invalid(`must hold at most ${MAX_QUERY_VALUES} values`);
-      conditions.push(condition(name, operator as Operator, value, isTime));
+      conditions.push(condition(name, operator as Operator, value, typeOf));
     }
   }
   if (conditions.length === 0) return null;
