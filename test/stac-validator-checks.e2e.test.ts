@@ -10,7 +10,7 @@ import { call, waitForPosition } from './support/http.js';
  * (`…/search` and `…/items` answer GeoJSON, everything else JSON), `self` links equal to the URL asked,
  * any `limit` up to a million accepted (clamped), its lists of datetimes that must and must not parse,
  * CQL2 it writes (the draft `between`), `fields` layouts, numbers written as text in `query`, and
- * `collections` as one string in a POST.
+ * `collections` as one string in a POST. And what pystac-client sends that the validator does not.
  */
 
 useSignedInCaller();
@@ -416,6 +416,18 @@ describe('extensions', () => {
     });
     expect(page.features.length).toBe(8);
     for (const feature of page.features) expect(feature.properties.instruments).toContain('msi');
+  });
+});
+
+describe('pystac-client', () => {
+  it("a collection's get_items() asks its items link with `collections` set to it", async () => {
+    const items = `${STAC}/collections/${collection}/items`;
+    const asked = await fetched<Page>('GET', `${items}?collections=${collection.toUpperCase()}&limit=30`);
+    expect(asked.features.map((feature) => feature.id).sort()).toEqual([...ids].sort());
+    const next = linkOf(await fetched<Page>('GET', `${items}?collections=${collection}&limit=5`), 'next');
+    expect(next?.href).toContain(`collections=${collection}`);
+    const another = '00000000-0000-4000-8000-000000000000';
+    expect((await fetched<Page>('GET', `${items}?collections=${another}`)).features).toEqual([]);
   });
 });
 

@@ -168,10 +168,15 @@ export const stacSearchQuerySchema = z.strictObject({
   token: z.string().exactOptional().meta({ description: tokenDescription }),
 });
 
-/** `GET …/collections/{collectionId}/items`: the OGC API Features subset of the search. */
+/**
+ * `GET …/collections/{collectionId}/items`: the OGC API Features subset of the search, and
+ * `collections`, which pystac-client sends there (`?collections=<that collection>`) on every
+ * `get_items()`: items of the path's collection that are also of those named.
+ */
 export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
   bbox: true,
   datetime: true,
+  collections: true,
   filter: true,
   'filter-lang': true,
   'filter-crs': true,

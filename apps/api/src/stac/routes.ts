@@ -112,7 +112,11 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { urls, baseUrl, principals } = context(req);
       const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
-      const search = { ...searchFromQuery(query), collections: [collectionId] };
+      const named = searchFromQuery(query);
+      // `collections` narrows the path's collection: to itself when it is named, to nothing otherwise.
+      const path = collectionId.toLowerCase();
+      const alsoNamed = named.collections?.some((id) => id.toLowerCase() === path) ?? true;
+      const search = { ...named, collections: alsoNamed ? [collectionId] : [] };
       const extra = conditionsFromQuery(query);
       const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
       const page = await searchItems(
