@@ -16,6 +16,8 @@ export interface ContainerListRequest {
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly sort: ItemSort;
   readonly conditions: readonly ContainerCondition[];
+  /** The page size when `limit` is absent; the search's default unless given. */
+  readonly defaultLimit?: number;
 }
 
 function withQuery(url: string, query: Readonly<Record<string, string | undefined>>, token: string): string {
@@ -37,7 +39,10 @@ export async function containerListPage(
 ): Promise<{ rows: SortedContainerRow[]; links: StacLink[] }> {
   const { sort, query } = request;
   const list = containerListOf(request.scope);
-  const limit = parseLimitText(query.limit);
+  const limit =
+    query.limit === undefined && request.defaultLimit !== undefined
+      ? request.defaultLimit
+      : parseLimitText(query.limit);
   const cursor = query.token === undefined ? null : decodeKeysetToken(list, sort, query.token);
   const page = await sortedContainers(
     pool,

@@ -11,7 +11,7 @@ import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleObject, findVisibleObjectId } from '@portal/read-model-portal-objects';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
-import { browsePage, catalogContents, rootContents } from './browse-pages.js';
+import { browsePage, catalogContents, MAX_CATALOG_LINKS, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
 import { collectionQueryablesSchema } from './collection-queryables.js';
 import { collectionSearch } from './collection-search-handler.js';
@@ -74,6 +74,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
       query,
       sort: childrenSort,
       conditions: [],
+      // A first page holds what the container's own `child` links name (its first 1,000 children, oldest
+      // first), so the two lists agree: the STAC API validator compares them without paging.
+      defaultLimit: MAX_CATALOG_LINKS,
     });
     return { children: page.rows.map((row) => stacChild(row, urls, baseUrl)), links: page.links };
   };
