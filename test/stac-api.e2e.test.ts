@@ -100,8 +100,11 @@ describe('landing page and conformance', () => {
     expect(asked.status).toBe(200);
     expect(asked.headers.get('content-type')?.split(';')[0]).toBe(link.type.split(';')[0]);
     expect(((await asked.json()) as { openapi: string }).openapi).toMatch(/^3\./);
-    const plain = await fetch(link.href, { headers: { accept: '*/*' } });
-    expect(plain.headers.get('content-type')?.split(';')[0]).toBe('application/json');
+    for (const accept of ['*/*', 'application/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
+      const plain = await fetch(link.href, { headers: { accept } });
+      expect(plain.headers.get('content-type')?.split(';')[0], accept).toBe('application/json');
+      expect(plain.headers.get('vary'), accept).toMatch(/accept/i);
+    }
   });
 
   it('the OpenAPI document it points to describes the STAC paths', async () => {

@@ -286,6 +286,11 @@ describe('collection search: query (the query extension) against brute force', (
     ],
     [{ end_datetime: { eq: null } }, (c) => c.extent.temporal.interval[0]?.[1] === null],
     [{ license: { in: ['MIT', 'proprietary'] } }, (c) => ['MIT', 'proprietary'].includes(c.license)],
+    // An array queryable: `in` is a shared value, exactly (not case-folded).
+    [
+      { keywords: { in: ['tundra', 'fjord', 'GLACIER'] } },
+      (c) => c.keywords.includes('tundra') || c.keywords.includes('fjord'),
+    ],
   ];
   it.each(cases.map(([query, rule]) => [JSON.stringify(query), rule] as const))('%s', async (query, rule) => {
     const want = mine.filter(rule).map((collection) => collection.id);

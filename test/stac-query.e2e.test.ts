@@ -52,8 +52,11 @@ function instantOf(value: unknown, time: boolean): number | null {
 
 /** A string that reads as a JSON number also compares as that number (clients send numbers as text). */
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
-const numberIn = (wanted: unknown): number | null =>
-  typeof wanted === 'string' && NUMBER_TEXT.test(wanted) ? Number(wanted) : null;
+const numberIn = (wanted: unknown): number | null => {
+  if (typeof wanted !== 'string' || !NUMBER_TEXT.test(wanted)) return null;
+  const number = Number(wanted);
+  return Number.isFinite(number) ? number : null;
+};
 
 function equals(value: unknown, time: boolean, wanted: unknown): boolean | null {
   if (wanted === null) return value === undefined || value === null;
@@ -105,7 +108,12 @@ function operatorHolds(item: SpecItem, name: string, operator: string, wanted: u
       // An array property matches when it shares a value with the list (exactly: no case folding).
       return (
         (wanted as unknown[]).some((option) => equals(value, time, option) === true) ||
-        (Array.isArray(value) && value.some((element) => (wanted as unknown[]).includes(element)))
+        (Array.isArray(value) &&
+          value.some((element) =>
+            (wanted as unknown[]).some(
+              (option) => element === option || (typeof element === 'number' && numberIn(option) === element),
+            ),
+          ))
       );
     default:
       throw new Error(`no such operator ${operator}`);
@@ -162,6 +170,7 @@ describe('query: every operator against brute force', () => {
     ['numbers given as text, between', { cloud: { gte: '1', lt: '3.5' } }],
     ['every JSON type: a number given as text', { mixed: { eq: '3' } }],
     ['in, numbers given as text', { cloud: { in: ['0', '4'] } }],
+    ['in, every JSON type (an array shares a value)', { mixed: { in: [1, 'A'] } }],
     ['every JSON type: a string', { mixed: { eq: 'a' } }],
     ['every JSON type: numbers above zero', { mixed: { gt: 0 } }],
     ['every JSON type: a boolean', { mixed: { eq: true } }],
@@ -221,6 +230,56 @@ describe('query: every operator against brute force', () => {
       String(fixture.items.find((item) => item.id === id)?.properties.label).startsWith('Sentinel'),
     );
     expect(new Set(both.ids)).toEqual(new Set(want));
+  });
+});
+
+describe('query: numbers written as text, against strings and numbers alike', () => {
+  const values: unknown[] = ['7', 7, '007', 'x', 7.5, [7, '8'], 'X'];
+  let items: SpecItem[] = [];
+
+  beforeAll(async () => {
+    const features = [...values, undefined].map((digits, n) => ({
+      type: 'Feature',
+      stac_version: '1.0.0',
+      geometry: { type: 'Point', coordinates: [n, n] },
+      bbox: [n, n, n, n],
+      properties: { datetime: '2024-01-01T00:00:00Z', ...(digits === undefined ? {} : { digits }) },
+      links: [],
+      assets: {},
+    }));
+    const added = await call<{ ids: string[] }>(
+      'POST',
+      `/api/v1/stac/collections/${fixture.collectionA}/items`,
+      { body: { type: 'FeatureCollection', features } },
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const all = await pageToEnd({
+      method: 'POST',
+      path: '/api/v1/stac/search',
+      body: { ids: added.body.ids, limit: 100 },
+    });
+    items = all.pages.flatMap((page) => page.features);
+    expect(items).toHaveLength(values.length + 1);
+  }, 60_000);
+
+  const cases: [string, Query, number][] = [
+    ['eq: the number and the same text', { digits: { eq: '7' } }, 2],
+    ['neq: three-valued over every JSON type', { digits: { neq: '7' } }, 4],
+    ['in: values, and an array sharing one', { digits: { in: ['7'] } }, 3],
+    ['in: an array sharing a string', { digits: { in: ['8'] } }, 1],
+    ['gt: numbers only', { digits: { gt: '7' } }, 1],
+    ['text that is not a number stays text, whatever its case', { digits: { eq: 'x' } }, 2],
+  ];
+  it.each(cases)('%s', async (_name, query, count) => {
+    const want = bruteForce(items, query);
+    expect(want.size).toBe(count);
+    const ids = items.map((item) => item.id);
+    const byPost = await pageToEnd({
+      method: 'POST',
+      path: '/api/v1/stac/search',
+      body: { ids, limit: 100, query },
+    });
+    expect(new Set(byPost.ids)).toEqual(want);
   });
 });
 

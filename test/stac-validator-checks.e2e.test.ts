@@ -120,6 +120,13 @@ beforeAll(async () => {
   });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
   ids = added.body.ids;
+  // More root-level children than a page of the search holds (10): /children must still list them all.
+  for (let n = 0; n < 11; n += 1) {
+    const extra = await call('POST', '/api/v1/portal/collections/create', {
+      body: { title: `root child ${n}`, description: 'one of many', links: [] },
+    });
+    expect(extra.status, JSON.stringify(extra.body)).toBe(201);
+  }
   const position = added.headers.get('x-event-position');
   if (position !== null) await waitForPosition(position);
 }, 120_000);
@@ -448,6 +455,7 @@ describe('children and browseable', () => {
       listed = await fetched<Children>('GET', childrenHref);
       if (JSON.stringify(named) === JSON.stringify(listed.children.map((child) => child.id).sort())) break;
     }
+    expect(named.length).toBeGreaterThan(10);
     expect(listed.children.map((child) => child.id).sort()).toEqual(named);
     expect(linkOf(listed, 'self')?.href).toBe(childrenHref);
     expect(linkOf(listed, 'root')).toBeDefined();

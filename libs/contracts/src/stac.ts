@@ -141,7 +141,7 @@ const sortbyDescription =
 const fieldsDescription =
   "The fields extension: comma-separated fields each item keeps (`id,properties.eo:cloud_cover`; `type`, `stac_version`, `id` and `links` are kept too unless dropped), or drops with `-` (`-geometry`); a name outside the Item's top level is a property (`properties.` optional). Only drops: the default set less those. Empty: the default set (`type`, `stac_version`, `stac_extensions`, `id`, `geometry`, `bbox`, `links`, `assets`, `collection` and the time properties).";
 const queryDescription =
-  'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; `lt`…`gte` take a number or an RFC 3339 date-time. Translated like `filter`.';
+  'The query extension: `{"<property>": {"<operator>": value}}` (as JSON text in a GET), operators `eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `startsWith`, `endsWith`, `contains`, `in`, all ANDed; properties as the queryables name them (`properties.` optional). String comparisons ignore case; a string that reads as a JSON number also compares as that number; `lt`…`gte` take a number or an RFC 3339 date-time; `in` also matches an array property sharing a value. Translated like `filter`.';
 const qDescription =
   'The free-text extension (advanced): words and "quoted phrases" in the title, description and `keywords`, any case; spaces, commas and `OR` mean any of them, `AND` both, parentheses group, `+word` is required and `-word` excluded. Words match whole (no stemming).';
 const bboxDescription =
@@ -173,23 +173,39 @@ export const stacSearchQuerySchema = z.strictObject({
  * `collections`, which pystac-client sends there (`?collections=<that collection>`) on every
  * `get_items()`: items of the path's collection that are also of those named.
  */
-export const stacItemsQuerySchema = stacSearchQuerySchema.pick({
-  bbox: true,
-  datetime: true,
-  collections: true,
-  filter: true,
-  'filter-lang': true,
-  'filter-crs': true,
-  sortby: true,
-  fields: true,
-  query: true,
-  q: true,
-  limit: true,
-  token: true,
-});
+export const stacItemsQuerySchema = stacSearchQuerySchema
+  .pick({
+    bbox: true,
+    datetime: true,
+    filter: true,
+    'filter-lang': true,
+    'filter-crs': true,
+    sortby: true,
+    fields: true,
+    query: true,
+    q: true,
+    limit: true,
+    token: true,
+  })
+  .extend({
+    collections: z.string().exactOptional().meta({
+      description:
+        "Comma-separated collection ids; only narrows the path's collection: its items when it is named, none otherwise (pystac-client sends the path's own id).",
+    }),
+  });
 
-/** A page of collections or children. */
+/** A page of collections. */
 export const stacListQuerySchema = stacSearchQuerySchema.pick({ limit: true, token: true });
+
+/** A page of children: 1,000 when `limit` is absent, as many as the container's own `child` links. */
+export const stacChildrenQuerySchema = stacListQuerySchema.extend({
+  limit: z
+    .string()
+    .exactOptional()
+    .meta({
+      description: `Children per page, 1 or more; more than ${STAC_MAX_LIMIT} reads as ${STAC_MAX_LIMIT}; ${STAC_MAX_LIMIT} when absent (as many as the container's own child links).`,
+    }),
+});
 
 /**
  * A browse page (docs/stac.md, "Browsing"): a catalog of the `child` (`kind=children`) or `item`

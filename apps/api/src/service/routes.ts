@@ -47,6 +47,7 @@ export function serviceRoutes(deps: ApiDependencies): Router {
       // Links name the document by its OpenAPI media type, and a client that asks for that type (the
       // STAC API validator sends the link's type as `Accept`) must get it back as the Content-Type;
       // browsers, curl and `*/*` get plain JSON.
+      res.vary('Accept');
       if (req.accepts(['application/json', OPENAPI_TYPE]) === OPENAPI_TYPE) res.type(OPENAPI_TYPE);
       res.json(openApiDocument);
     },

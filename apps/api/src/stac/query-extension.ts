@@ -146,31 +146,38 @@ function like(name: string, value: unknown, where: string, before: string, after
 }
 
 /**
- * `in`: the property equals one of the values, or, when it holds an array, shares one with them
- * (`A_OVERLAPS`, exact: an array's strings do not ignore case), as clients ask of `instruments`.
+ * `in`: the property equals one of the values (as `eq` reads each), or, when it holds an array, shares
+ * one with them (`A_OVERLAPS`: exact, an array's strings do not ignore case; a value written as a number
+ * matches that number too), as clients ask of `instruments`. An array queryable (a collection's
+ * `keywords`) takes the overlap alone: `eq` of an array is no comparison.
  */
 function oneOf(name: string, value: unknown, where: string, typeOf: TypeOf): Cql2Node {
   if (!Array.isArray(value) || value.length === 0) throw invalid(`${where} must be a non-empty array`);
-  const literals: Cql2Node[] = [];
-  const options = value.map((option: unknown, index) => {
+  const options = value.map((option: unknown, index): string | number => {
     if (typeof option !== 'string' && typeof option !== 'number') {
       throw invalid(`${where}[${index}] must be a string or a number`);
     }
-    literals.push(
-      typeof option === 'string' ? { kind: 'string', value: option } : { kind: 'number', value: option },
-    );
-    return equality(name, '=', option, `${where}[${index}]`, typeOf);
+    return option;
   });
+  const literals = options.flatMap((option): Cql2Node[] => {
+    if (typeof option === 'number') return [{ kind: 'number', value: option }];
+    const number = numberIn(option);
+    const text: Cql2Node = { kind: 'string', value: option };
+    return number === null ? [text] : [text, { kind: 'number', value: number }];
+  });
+  const overlap: Cql2Node = {
+    kind: 'arrayPredicate',
+    op: 'a_overlaps',
+    left: property(name),
+    right: { kind: 'array', items: literals },
+  };
   const type = typeOf(name);
-  if (type === 'json' || type === 'array') {
-    options.push({
-      kind: 'arrayPredicate',
-      op: 'a_overlaps',
-      left: property(name),
-      right: { kind: 'array', items: literals },
-    });
-  }
-  return options.length === 1 ? (options[0] as Cql2Node) : { kind: 'or', args: options };
+  if (type === 'array') return overlap;
+  const equalities = options.map((option, index) =>
+    equality(name, '=', option, `${where}[${index}]`, typeOf),
+  );
+  if (type === 'json') equalities.push(overlap);
+  return equalities.length === 1 ? (equalities[0] as Cql2Node) : { kind: 'or', args: equalities };
 }
 
 function condition(name: string, operator: Operator, value: unknown, typeOf: TypeOf): Cql2Node {

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { stacBrowseQuerySchema, stacItemsQuerySchema, stacListQuerySchema } from '@portal/contracts';
+import { stacBrowseQuerySchema, stacChildrenQuerySchema, stacItemsQuerySchema } from '@portal/contracts';
 import { isUuid } from '@portal/domain';
 import { requireFound } from '@portal/commands';
 import { principalsOf } from '../auth/caller.js';
@@ -67,7 +67,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   /** A page of children (of the landing page, or a catalog), oldest first, with `prev` and `next`. */
   const childrenPage = async (req: Request, parentId: string | null, selfUrl: string) => {
     const { urls, baseUrl, principals } = context(req);
-    const query = parseInput(stacListQuerySchema, req.query, 'query');
+    const query = parseInput(stacChildrenQuerySchema, req.query, 'query');
     const page = await containerListPage(deps.pool, principals, urls, {
       scope: { kind: 'children', parentId },
       selfUrl,
