@@ -521,6 +521,13 @@ const rows: readonly Row[] = [
   },
   {
     method: 'GET',
+    template: '/api/v1/docs',
+    rule: 'open',
+    success: 200,
+    request: () => ({ path: '/api/v1/docs' }),
+  },
+  {
+    method: 'GET',
     template: '/api/v1/users/me',
     rule: 'signedIn',
     success: 200,

@@ -144,6 +144,12 @@ describe('core', () => {
     const answer = await fetch(desc.href, { headers: { accept: desc.type } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')?.split(';')[0]).toBe(desc.type.split(';')[0]);
+    const doc = linkOf(landing, 'service-doc') as Link;
+    expect(doc.type).toBe('text/html');
+    const page = await fetch(doc.href);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')?.split(';')[0]).toBe('text/html');
+    expect(await page.text()).toContain('<code>/api/v1/stac/search</code>');
     const searches = landing.links.filter((link) => link.rel === 'search');
     expect(searches.map((link) => link.method).sort()).toEqual(['GET', 'POST']);
     expect(new Set(searches.map((link) => link.href)).size).toBe(1);

@@ -6,6 +6,7 @@ import { idempotency } from '../http/idempotency.js';
 import { apiRouter, route } from '../http/routes.js';
 import { OPENAPI_TYPE } from '../stac/stac-links.js';
 import { WEB_APP_BASE } from '../web-app/routes.js';
+import { API_DOCS_CSP, renderApiDocsPage } from './api-docs-page.js';
 import { runBatch } from './run-batch.js';
 
 /** `GET /` tells a newcomer (or a client) where everything is; `/api/v1/openapi.json` the full contract. */
@@ -31,6 +32,7 @@ export function serviceRoutes(deps: ApiDependencies): Router {
             href: `${base}/api/v1/openapi.json`,
             type: OPENAPI_TYPE,
           },
+          { rel: 'service-doc', href: `${base}/api/v1/docs`, type: 'text/html' },
           { rel: 'browser-root', href: `${base}/api/v1/browser/root`, type: 'application/json' },
           // The STAC API's landing page: where a STAC client (pystac-client, STAC Browser) starts.
           { rel: 'data', href: `${base}/api/v1/stac`, type: 'application/json', title: 'STAC API' },
@@ -41,6 +43,13 @@ export function serviceRoutes(deps: ApiDependencies): Router {
       });
     },
     post: [idempotency(deps.pool), runBatch(deps)],
+  });
+  const docsPage = renderApiDocsPage(openApiDocument);
+  route(router, '/api/v1/docs', {
+    get: (_req, res) => {
+      res.set('Content-Security-Policy', API_DOCS_CSP);
+      res.type('html').send(docsPage);
+    },
   });
   route(router, '/api/v1/openapi.json', {
     get: (req, res) => {

@@ -37,6 +37,7 @@ export function landingPage(
     { rel: 'aggregate', href: urls.aggregate, type: JSON_TYPE, method: 'POST' },
     { rel: 'aggregations', href: urls.aggregations, type: JSON_TYPE },
     { rel: 'service-desc', href: urls.serviceDesc, type: OPENAPI_TYPE },
+    { rel: 'service-doc', href: urls.serviceDoc, type: 'text/html' },
     ...rootChildren.map((row) => childLink(row, urls)),
     ...continuations,
   ];

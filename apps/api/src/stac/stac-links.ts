@@ -25,6 +25,8 @@ export interface StacUrls {
   readonly aggregate: string;
   readonly aggregations: string;
   readonly serviceDesc: string;
+  /** The API reference as an HTML page. */
+  readonly serviceDoc: string;
   collection(id: string): string;
   items(collectionId: string): string;
   collectionQueryables(collectionId: string): string;
@@ -61,6 +63,7 @@ export function stacUrls(baseUrl: string): StacUrls {
     aggregate: `${root}/aggregate`,
     aggregations: `${root}/aggregations`,
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
+    serviceDoc: `${baseUrl}/api/v1/docs`,
     collection,
     items: (collectionId) => `${root}/collections/${collectionId}/items`,
     collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,

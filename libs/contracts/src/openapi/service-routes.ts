@@ -107,7 +107,24 @@ export const serviceRoutes: readonly Route[] = [
     summary: 'This OpenAPI 3.1.1 document',
     tag: 'service',
     public: true,
-    responses: { 200: { description: 'The OpenAPI document, generated from `libs/contracts`.' } },
+    responses: {
+      200: {
+        description:
+          'The OpenAPI document, generated from `libs/contracts`: `application/vnd.oai.openapi+json;version=3.1` to a client that asks for that type, else `application/json`.',
+      },
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/docs',
+    operationId: 'getApiReferencePage',
+    summary: 'This document as an HTML page',
+    description:
+      "Every operation under its tag, with its parameters and answers, rendered from this document (the STAC API's `service-doc`).",
+    tag: 'service',
+    public: true,
+    responses: { 200: { description: 'A `text/html` page that loads nothing from elsewhere.' } },
     errors: [],
   },
 ];
