@@ -30,11 +30,24 @@ function prose(markdown: string): string {
   return markdown
     .split(/\n\s*\n/)
     .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${escapeHtml(paragraph.trim()).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`)
+    .map((paragraph) => `<p>${inline(paragraph.trim())}</p>`)
     .join('\n');
 }
 
+/** One line of the descriptions' Markdown: `code` spans. */
+const inline = (markdown: string) => escapeHtml(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 const anchor = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '-');
+
+/** A shared parameter or answer (`{"$ref": "#/components/…"}`) as the document defines it. */
+function resolved(document: Json, value: unknown): Json | null {
+  if (!isObject(value)) return null;
+  const reference = text(value.$ref);
+  if (!reference.startsWith('#/')) return value;
+  let target: unknown = document;
+  for (const part of reference.slice(2).split('/')) target = isObject(target) ? target[part] : undefined;
+  return isObject(target) ? target : null;
+}
 
 interface Operation {
   readonly method: string;
@@ -55,8 +68,9 @@ function operationsOf(document: Json): Operation[] {
   );
 }
 
-function parametersTable(operation: Json): string {
-  const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isObject) : [];
+function parametersTable(document: Json, operation: Json): string {
+  const given: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
+  const parameters = given.map((parameter) => resolved(document, parameter)).filter(isObject);
   if (parameters.length === 0) return '';
   const rows = parameters.map(
     (parameter) =>
@@ -66,17 +80,17 @@ function parametersTable(operation: Json): string {
   return `<table><thead><tr><th>parameter</th><th>in</th><th>required</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function responsesList(operation: Json): string {
+function responsesList(document: Json, operation: Json): string {
   const responses = isObject(operation.responses) ? Object.entries(operation.responses) : [];
   if (responses.length === 0) return '';
   const items = responses.map(([status, response]) => {
-    const description = isObject(response) ? text(response.description) : '';
-    return `<li><code>${escapeHtml(status)}</code> ${escapeHtml(description)}</li>`;
+    const description = text(resolved(document, response)?.description);
+    return `<li><code>${escapeHtml(status)}</code> ${inline(description)}</li>`;
   });
   return `<ul class="answers">${items.join('')}</ul>`;
 }
 
-function operationSection({ method, path, body }: Operation): string {
+function operationSection(document: Json, { method, path, body }: Operation): string {
   const id = anchor(text(body.operationId) || `${method}-${path}`);
   const request = isObject(body.requestBody)
     ? '<p class="note">Takes a JSON body (see the OpenAPI document).</p>'
@@ -86,9 +100,9 @@ function operationSection({ method, path, body }: Operation): string {
     `<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`,
     `<p class="summary">${escapeHtml(text(body.summary))}</p>`,
     prose(text(body.description)),
-    parametersTable(body),
+    parametersTable(document, body),
     request,
-    responsesList(body),
+    responsesList(document, body),
     '</article>',
   ].join('\n');
 }
@@ -116,7 +130,7 @@ export function renderApiDocsPage(document: Json): string {
         `<section id="tag-${escapeHtml(anchor(name))}">`,
         `<h2>${escapeHtml(name)}</h2>`,
         prose(text(tag?.description)),
-        ...ofTag.map(operationSection),
+        ...ofTag.map((operation) => operationSection(document, operation)),
         '</section>',
       ].join('\n');
     })

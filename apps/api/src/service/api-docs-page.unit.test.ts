@@ -17,7 +17,7 @@ describe('the API reference page', () => {
     expect(page).toContain('<a href="openapi.json">');
   });
 
-  it('escapes what the document says, and renders its `code` spans', () => {
+  it('escapes what the document says, renders its `code` spans and follows its shared parts', () => {
     const page = renderApiDocsPage({
       openapi: '3.1.1',
       info: { title: 'T <b>', version: '1', description: 'Use `a<b` & <script>alert(1)</script>' },
@@ -27,13 +27,25 @@ describe('the API reference page', () => {
             operationId: 'getX',
             tags: ['things'],
             summary: '"quoted"',
-            parameters: [{ name: 'id', in: 'path', required: true, description: 'an `<id>`' }],
-            responses: { 200: { description: 'ok <done>' } },
+            parameters: [
+              { name: 'id', in: 'path', required: true, description: 'an `<id>`' },
+              { $ref: '#/components/parameters/Limit' },
+            ],
+            responses: {
+              200: { description: 'ok <done>' },
+              404: { $ref: '#/components/responses/NotFound' },
+            },
           },
         },
       },
+      components: {
+        parameters: { Limit: { name: 'limit', in: 'query', description: 'page size' } },
+        responses: { NotFound: { description: 'no such `x`' } },
+      },
     });
     expect(page).not.toContain('<script>');
+    expect(page).toContain('<td><code>limit</code></td><td>query</td>');
+    expect(page).toContain('<li><code>404</code> no such <code>x</code></li>');
     expect(page).not.toContain('<b>');
     expect(page).toContain('<code>a&lt;b</code> &amp; &lt;script&gt;');
     expect(page).toContain('<code>&lt;id&gt;</code>');
