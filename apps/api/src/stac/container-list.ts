@@ -16,7 +16,7 @@ export interface ContainerListRequest {
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly sort: ItemSort;
   readonly conditions: readonly ContainerCondition[];
-  /** The page size when `limit` is absent; the search's default unless given. */
+  /** The page size when `limit` is absent; the search's default (10) unless given. */
   readonly defaultLimit?: number;
 }
 
@@ -39,10 +39,7 @@ export async function containerListPage(
 ): Promise<{ rows: SortedContainerRow[]; links: StacLink[] }> {
   const { sort, query } = request;
   const list = containerListOf(request.scope);
-  const limit =
-    query.limit === undefined && request.defaultLimit !== undefined
-      ? request.defaultLimit
-      : parseLimitText(query.limit);
+  const limit = parseLimitText(query.limit, request.defaultLimit);
   const cursor = query.token === undefined ? null : decodeKeysetToken(list, sort, query.token);
   const page = await sortedContainers(
     pool,

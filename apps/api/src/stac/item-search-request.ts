@@ -46,8 +46,8 @@ function parseLimit(value: number | undefined): number {
   return Math.min(value, STAC_MAX_LIMIT);
 }
 
-export function parseLimitText(text: string | undefined): number {
-  if (text === undefined) return STAC_DEFAULT_LIMIT;
+export function parseLimitText(text: string | undefined, whenAbsent = STAC_DEFAULT_LIMIT): number {
+  if (text === undefined) return whenAbsent;
   // Any number of digits: a limit past what Number holds exactly is still above the maximum.
   if (!/^\d+$/.test(text.trim())) {
     throw badParameter(
