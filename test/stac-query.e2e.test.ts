@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
-import { call } from './support/http.js';
+import { call, expectCommand } from './support/http.js';
 import { seedExtensionFixture, type ExtensionFixture } from './support/stac-extension-fixture.js';
 import { pageToEnd } from './support/stac-fixture.js';
 import { expectShape, specError, type SpecItem } from './support/stac-schemas.js';
@@ -241,6 +242,7 @@ describe('query: numbers written as text, against strings and numbers alike', ()
     const features = [...values, undefined].map((digits, n) => ({
       type: 'Feature',
       stac_version: '1.0.0',
+      id: randomUUID(),
       geometry: { type: 'Point', coordinates: [n, n] },
       bbox: [n, n, n, n],
       properties: { datetime: '2024-01-01T00:00:00Z', ...(digits === undefined ? {} : { digits }) },
@@ -252,11 +254,11 @@ describe('query: numbers written as text, against strings and numbers alike', ()
       `/api/v1/stac/collections/${fixture.collectionA}/items`,
       { body: { type: 'FeatureCollection', features } },
     );
-    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    await expectCommand(added, 201, 'add the items');
     const all = await pageToEnd({
       method: 'POST',
       path: '/api/v1/stac/search',
-      body: { ids: added.body.ids, limit: 100 },
+      body: { ids: features.map((feature) => feature.id), limit: 100 },
     });
     items = all.pages.flatMap((page) => page.features);
     expect(items).toHaveLength(values.length + 1);
