@@ -34,6 +34,7 @@ function sceneRow(index: number): ItemRow {
     title: `S2A scene ${index} over the test area`,
     description: null,
     parent_id: collectionId,
+    stac_id: null,
     parent_kind: 'collection',
     footprint_bbox: [west, south, west + 1.1, south + 1.05],
     status: 'ready',

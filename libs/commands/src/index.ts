@@ -9,6 +9,7 @@ export * from './object-permissions.js';
 export * from './object-repository.js';
 export * from './organizations.js';
 export * from './tree-facts.js';
+export * from './stac-item-ids.js';
 export {
   runStructureChange,
   type ObjectDecision,

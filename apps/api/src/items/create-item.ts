@@ -17,7 +17,7 @@ import {
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { newObjectAccess, type FoundParent } from '@portal/commands';
+import { freeStacItemId, newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject, type NewObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
@@ -129,19 +129,29 @@ export function itemCommand(
 }
 
 /**
- * A new item registered by href, under the id the client chose (a STAC item's UUID; an id that exists
- * or existed answers 409) or a fresh one.
+ * What a new item registered by href is named by: a fresh UUID (`null`), the UUID a client chose, or a
+ * STAC client's own id, which gets the next free UUID of its name in the parent (stac-item-ids.ts). An
+ * id that exists or existed, or a STAC id live in the parent, answers 409.
  */
+export type ChosenItemName = { readonly uuid: string } | { readonly stacId: string } | null;
+
 export function runRegisterItem(
   deps: ApiDependencies,
   req: Request,
   caller: Caller,
   body: CreateItemBody,
-  chosenId: string | null,
+  name: ChosenItemName,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  return createObject(deps, req, caller, 'item', requireParentId(body), async ({ parent, append }) => {
-    const id = chosenId ?? deps.newId();
-    const outcome = await append(id, registerCommand(id, body, parent, caller, deps.newId));
+  const parentId = requireParentId(body);
+  return createObject(deps, req, caller, 'item', parentId, async ({ parent, append }) => {
+    const stacId = name !== null && 'stacId' in name ? name.stacId : null;
+    const id =
+      name === null
+        ? deps.newId()
+        : 'uuid' in name
+          ? name.uuid
+          : await freeStacItemId(deps.eventStore, parentId, name.stacId);
+    const outcome = await append(id, registerCommand(id, body, parent, caller, deps.newId, stacId));
     return { id, outcome };
   });
 }
@@ -153,6 +163,7 @@ export function registerCommand(
   parent: FoundParent | null,
   caller: Caller,
   newId: () => string,
+  stacId: string | null = null,
 ): RegisterItem {
   return {
     type: 'RegisterItem',
@@ -163,6 +174,7 @@ export function registerCommand(
       links: body.links,
       metadata: itemMetadataOf(body),
       assets: Object.entries(body.assets ?? {}).map(([key, asset]) => ({ id: newId(), key, asset })),
+      stacId,
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),
     },

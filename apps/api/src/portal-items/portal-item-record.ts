@@ -118,6 +118,7 @@ export async function portalItemRecords(
       ...row.href_assets.map(hrefAssetRecord),
     ],
     ...kindFields(row),
+    ...(row.stac_id !== null && { stacId: row.stac_id }),
     revision: Number(row.version),
   }));
 }

@@ -20,7 +20,7 @@ import { itemEnd, itemStart } from './item-time-sql.js';
  * parameters, the same visibility), every value bound as a parameter (docs/stac.md, "Aggregation").
  */
 
-/** What every aggregation reads: the matching items, or none when the request can match nothing. */
+/** What every aggregation reads: the matching items. */
 interface Scope {
   readonly match: ItemMatch;
   readonly principals: Principals;
@@ -28,14 +28,13 @@ interface Scope {
   readonly request: AggregationRequest;
 }
 
-/** `FROM … WHERE …` of the matches; `null` when no item can match (no id of `ids` is well-formed). */
+/** `FROM … WHERE …` of the matches. */
 const matchesSql = (scope: Scope, params: QueryParams) =>
   matchingItemsSql(scope.match, scope.principals, params, scope.extra);
 
 async function singleValue(pool: Pool, scope: Scope, select: string): Promise<number | Date | string | null> {
   const params = new QueryParams();
   const from = matchesSql(scope, params);
-  if (from === null) return null;
   const result = await pool.query<{ value: number | Date | string | null }>(
     `SELECT ${select} AS value ${from}`,
     params.values,
@@ -71,22 +70,18 @@ async function distribution(
 ): Promise<{ buckets: StacAggregationBucket[]; overflow: number }> {
   const params = new QueryParams();
   const from = matchesSql(scope, params);
-  let rows: BucketRow[] = [];
-  if (from !== null) {
-    const inner = spec.inner(params);
-    const key = spec.key?.(params) ?? 'm.v';
-    const order = spec.order === 'frequency' ? 'count(*) DESC, k.key::text COLLATE "C"' : 'k.key';
-    const limit = params.add(STAC_MAX_BUCKETS + 2, 'int');
-    const result = await pool.query<BucketRow>(
-      `SELECT GROUPING(k.key) = 1 AS is_total, k.key, count(*)::bigint AS frequency
-         FROM (SELECT ${key} AS key FROM (SELECT ${inner} AS v ${from}) m) k
-        GROUP BY GROUPING SETS ((k.key), ())
-        ORDER BY GROUPING(k.key) DESC, k.key IS NULL DESC, ${order}
-        LIMIT ${limit}`,
-      params.values,
-    );
-    rows = result.rows;
-  }
+  const inner = spec.inner(params);
+  const key = spec.key?.(params) ?? 'm.v';
+  const order = spec.order === 'frequency' ? 'count(*) DESC, k.key::text COLLATE "C"' : 'k.key';
+  const limit = params.add(STAC_MAX_BUCKETS + 2, 'int');
+  const { rows } = await pool.query<BucketRow>(
+    `SELECT GROUPING(k.key) = 1 AS is_total, k.key, count(*)::bigint AS frequency
+       FROM (SELECT ${key} AS key FROM (SELECT ${inner} AS v ${from}) m) k
+      GROUP BY GROUPING SETS ((k.key), ())
+      ORDER BY GROUPING(k.key) DESC, k.key IS NULL DESC, ${order}
+      LIMIT ${limit}`,
+    params.values,
+  );
   const total = Number(rows.find((row) => row.is_total)?.frequency ?? 0);
   const found = rows
     .filter((row) => !row.is_total && row.key !== null)

@@ -1,6 +1,6 @@
 import { STAC_VERSION, type StacCatalog, type StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import type { Principals, PortalObjectRow } from '@portal/read-model-portal-objects';
+import { itemUrl, type Principals, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../http/problem.js';
 import { browseLink, childLink, continueAfter, type CatalogContents } from './container-json.js';
 import { directItems, listContainers } from './container-query.js';
@@ -78,7 +78,7 @@ export async function browsePage(
     const collectionId = owner.kind === 'collection' ? row.id : null;
     links = items.rows.map((item) => ({
       rel: 'item',
-      href: urls.item(item.id, collectionId),
+      href: itemUrl(item, collectionId, urls),
       type: GEOJSON_TYPE,
     }));
     more = items.more;

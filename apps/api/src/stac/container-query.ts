@@ -120,7 +120,7 @@ export async function directItems(
     );
   }
   const result = await pool.query<DirectItemRow>(
-    `SELECT o.id, ${keyTimeSql('o.created_at')} AS key_time
+    `SELECT o.id, o.stac_id, ${keyTimeSql('o.created_at')} AS key_time
        FROM read.portal_objects o
       WHERE ${where.join(' AND ')}
       ORDER BY o.created_at, o.id

@@ -12,7 +12,8 @@ import { HttpProblem } from '../http/problem.js';
  */
 const isRange = 'o.start_datetime IS NOT NULL AND o.end_datetime IS NOT NULL';
 const itemQueryables: Readonly<Record<string, Queryable>> = {
-  id: { sql: 'o.id::text', type: 'string' },
+  // The STAC id: the one the item's client gave it, else its UUID (docs/stac.md, "Item ids").
+  id: { sql: 'COALESCE(o.stac_id, o.id::text)', type: 'string' },
   collection: { sql: `CASE WHEN p.kind = 'collection' THEN o.parent_id::text END`, type: 'string' },
   datetime: {
     sql: `CASE WHEN ${isRange} THEN NULL ELSE COALESCE(o.datetime, o.created_at) END`,

@@ -1,3 +1,4 @@
+import type { QueryResultRow } from 'pg';
 import type { Pool } from '@portal/platform';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '@portal/read-model-core';
@@ -71,7 +72,7 @@ const itemsWithParent = (principals: Principals, params: QueryParams) =>
   `read.portal_objects o
        LEFT JOIN read.portal_objects p ON p.id = o.parent_id AND ${visibleObject('p', principals, params)}`;
 
-/** `SELECT columns` of the items matching `idCondition` (SQL over `o.id`) that the caller may read. */
+/** `SELECT columns` of the items matching `idCondition` (SQL over `o`) that the caller may read. */
 function visibleItemsSql(
   columns: string,
   idCondition: string,
@@ -99,6 +100,46 @@ export async function findVisibleItem(
   return result.rows[0] ?? null;
 }
 
+/**
+ * An item of a collection's path: named by the id its STAC client gave it, or by its UUID (docs/stac.md,
+ * "Item ids"). Two items of one STAC id can meet in a collection only by a move; the one created
+ * first answers, the same one every time.
+ */
+function inCollectionCondition(collectionId: string, pathId: string, params: QueryParams): string {
+  const inCollection = `o.parent_id = ${params.add(collectionId, 'uuid')}`;
+  return isUuid(pathId)
+    ? `o.id = ${params.add(pathId.toLowerCase(), 'uuid')} AND ${inCollection}`
+    : `o.stac_id = ${params.add(pathId, 'text')} AND ${inCollection}`;
+}
+
+/** The first row of the items of `collectionId` named `pathId` that the caller may read, in creation order. */
+async function firstInCollection<Row>(
+  pool: Pool,
+  columns: string,
+  collectionId: string,
+  pathId: string,
+  principals: Principals,
+): Promise<Row | null> {
+  const params = new QueryParams();
+  const condition = inCollectionCondition(collectionId, pathId, params);
+  const result = await pool.query<Row & QueryResultRow>(
+    `${visibleItemsSql(columns, condition, principals, params)}
+      ORDER BY o.created_at, o.id LIMIT 1`,
+    params.values,
+  );
+  return result.rows[0] ?? null;
+}
+
+/** The item of `/collections/{collectionId}/items/{pathId}` the caller may read; `null` when none. */
+export function findVisibleItemIn(
+  pool: Pool,
+  collectionId: string,
+  pathId: string,
+  principals: Principals,
+): Promise<ItemRow | null> {
+  return firstInCollection<ItemRow>(pool, itemColumns, collectionId, pathId, principals);
+}
+
 /** An item as a page of stored JSON reads it: `stored` is `null` where the caller needs it built. */
 export interface StoredItemRow {
   readonly id: string;
@@ -121,6 +162,17 @@ export async function findVisibleStoredItem(
     params.values,
   );
   return result.rows[0] ?? null;
+}
+
+/** As `findVisibleItemIn`, with its stored JSON when the caller may be given it (`findVisibleStoredItem`). */
+export function findVisibleStoredItemIn(
+  pool: Pool,
+  collectionId: string,
+  pathId: string,
+  principals: Principals,
+): Promise<StoredItemRow | null> {
+  const columns = `o.id, o.parent_id, o.version, ${storedText} AS stored`;
+  return firstInCollection<StoredItemRow>(pool, columns, collectionId, pathId, principals);
 }
 
 /** The rows of items the caller may read, by id (those a page read without a usable stored JSON). */
@@ -149,6 +201,19 @@ function inCollections(collections: readonly string[], params: QueryParams): str
     : `o.parent_id = ANY(${params.add(collections, 'uuid[]')})`;
 }
 
+/**
+ * `ids`: an item's STAC id is the one its client gave it, else its UUID (docs/stac.md, "Item ids"). A
+ * UUID is never kept as a client's own id, so each id is looked up one way only, each through its index.
+ */
+function idsCondition(ids: readonly string[], params: QueryParams): string {
+  const uuids = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
+  const named = ids.filter((id) => !isUuid(id));
+  const byUuid = uuids.length === 0 ? null : `o.id = ANY(${params.add(uuids, 'uuid[]')})`;
+  const byName = named.length === 0 ? null : `o.stac_id = ANY(${params.add(named, 'text[]')})`;
+  if (byUuid !== null && byName !== null) return `(${byUuid} OR ${byName})`;
+  return byUuid ?? byName ?? 'false';
+}
+
 /** No bound from the longest item time: a read that is not ordered by a time (an aggregation). */
 const NO_TIME_BOUNDS: TimeBounds = { earliestStart: null, latestEnd: null };
 
@@ -158,15 +223,10 @@ function conditions(
   bounds: TimeBounds,
   principals: Principals,
   params: QueryParams,
-): string[] | null {
+): string[] {
   const where = [`o.kind = 'item'`, visibleObject('o', principals, params)];
   if (search.collections !== null) where.push(inCollections(search.collections, params));
-  if (search.ids !== null) {
-    // Ids are the portal's uuids: any other id names no item.
-    const ids = search.ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
-    if (ids.length === 0) return null;
-    where.push(`o.id = ANY(${params.add(ids, 'uuid[]')})`);
-  }
+  if (search.ids !== null) where.push(idsCondition(search.ids, params));
   if (search.area !== null) {
     where.push(`ST_Intersects(o.footprint, ${searchAreaSql(search.area, params)})`);
   }
@@ -201,16 +261,15 @@ function conditions(
 /**
  * `FROM … WHERE …` of every item `match` and `extra` select that the caller may read, over `o` (the item)
  * and `p` (its visible parent): the search's own conditions, for a statement that aggregates the matches
- * instead of paging them (docs/stac.md, "Aggregation"). `null` when nothing can match (no valid id).
+ * instead of paging them (docs/stac.md, "Aggregation").
  */
 export function matchingItemsSql(
   match: ItemMatch,
   principals: Principals,
   params: QueryParams,
   extra: readonly ItemCondition[],
-): string | null {
+): string {
   const where = conditions(match, null, NO_TIME_BOUNDS, principals, params);
-  if (where === null) return null;
   for (const condition of extra) where.push(`(${condition(params)})`);
   return `FROM ${itemsWithParent(principals, params)}
       WHERE ${where.join('\n        AND ')}`;
@@ -235,7 +294,6 @@ export async function searchItems(
       : await timeBounds(pool, search.interval);
   const params = new QueryParams();
   const where = conditions(search, search.sort.leadingTime, bounds, principals, params);
-  if (where === null) return { rows: [], next: false, prev: false };
   for (const condition of extra) where.push(`(${condition(params)})`);
   where.push(...search.sort.conditions);
   // A `prev` page is read backwards from the key (the sort flipped), then turned back into the order.

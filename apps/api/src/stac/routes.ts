@@ -21,7 +21,7 @@ import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
 import { itemCollectionText } from './item-collection.js';
 import { itemJsonText } from './item-text.js';
-import { findVisibleStoredItem, searchItems } from './item-query.js';
+import { findVisibleStoredItem, findVisibleStoredItemIn, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
 import { itemSortables } from './sortables.js';
 import { searchFromQuery } from './item-search-request.js';
@@ -150,9 +150,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { urls, baseUrl, principals } = context(req);
       const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
       const itemId = pathParam(req, 'itemId');
-      const row = await findVisibleStoredItem(deps.pool, itemId, principals);
-      const inCollection = row !== null && row.parent_id === collectionId ? row : null;
-      const item = requireFound(inCollection, `item ${itemId} in collection ${collectionId}`);
+      const row = await findVisibleStoredItemIn(deps.pool, collectionId, itemId, principals);
+      const item = requireFound(row, `item ${itemId} in collection ${collectionId}`);
       const text = await itemJsonText(deps.pool, item, principals, urls, baseUrl);
       // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
       res.setHeader('ETag', etagOf(BigInt(item.version)));

@@ -95,6 +95,9 @@ export interface PlannedAppend {
 /** Titles chosen to collide after slugify, so sibling slug uniqueness is exercised all the time. */
 const titles = ['Alpha', 'alpha', 'ALPHA!', 'Beta', 'Gamma Ray', 'gamma-ray', 'Délta', 'Delta', 'Ω Omega'];
 
+/** STAC ids a client gives items: repeated, so two items of one name meet in a collection too. */
+const stacIds = ['S2A_47XNF_20230423_0_L2A', 'scene 1#a?b', 'Ω-100%', 'LC08_L2SP_042034'];
+
 /** Deterministic PRNG (mulberry32): a failing seed can be replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -331,7 +334,10 @@ export class PortalScenario {
     const access = this.newAccess(parent);
     if (this.next() < 0.4) {
       const assets = this.hrefAssets();
-      const registered = itemRegistered({ title, parentId: parent.id, metadata, assets, ...access });
+      // Half named by a STAC client, some with characters its path segment must encode.
+      const stacId = this.next() < 0.5 ? undefined : this.pick(stacIds);
+      const named = { title, parentId: parent.id, metadata, assets, ...access };
+      const registered = itemRegistered(stacId === undefined ? named : { ...named, stacId });
       const node = this.nodeWith(access, {
         id: registered.data.id,
         kind: 'item',

@@ -38,6 +38,7 @@ function register(id: string, assets: readonly HrefAsset[], parent = liveParent(
       links: [],
       metadata: noItemMetadata,
       assets,
+      stacId: null,
       parent,
       access: creator,
     },

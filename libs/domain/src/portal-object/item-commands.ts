@@ -29,6 +29,8 @@ export interface RegisterItem {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly assets: readonly HrefAsset[];
+    /** The id a STAC client gave the item when it is not a UUID (`ItemRegistered.stacId`); else null. */
+    readonly stacId: string | null;
     readonly parent: ParentLookup | null;
     readonly access: NewObjectAccess;
   };

@@ -65,12 +65,23 @@ function registerItem({ data }: RegisterItem, state: PortalObjectState): ItemEve
   checkPlacement({ id: data.id, kind: 'item', parent: data.parent, subtreeHeight: 0 });
   if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
   checkHrefAssets(data.id, data.assets);
-  const { id, title, description, links, metadata, assets } = data;
+  const { id, title, description, links, metadata, assets, stacId } = data;
   const access = createdAccess(data.access, data.parent);
+  const parentId = data.parent.id;
   return [
     {
       type: 'ItemRegistered',
-      data: { id, title, description, parentId: data.parent.id, links, metadata, assets, ...access },
+      data: {
+        id,
+        title,
+        description,
+        parentId,
+        links,
+        metadata,
+        assets,
+        ...(stacId !== null && { stacId }),
+        ...access,
+      },
     },
   ];
 }

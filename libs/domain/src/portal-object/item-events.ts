@@ -69,6 +69,11 @@ export interface ItemRegistered {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly assets: readonly HrefAsset[];
+    /**
+     * The id a STAC client gave the item, when it is not a UUID (docs/stac.md, "Item ids"): the item's
+     * STAC `id` and the last segment of its STAC path. Set once; absent on items named by their UUID.
+     */
+    readonly stacId?: string;
   } & CreatedAccess;
 }
 

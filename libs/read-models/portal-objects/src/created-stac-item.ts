@@ -65,6 +65,7 @@ export function createdStacItemText(row: NewObjectRow): string | null {
   return storedStacItemText(
     {
       id: row.id,
+      stac_id: row.stacId,
       title: row.title,
       description: row.description,
       parent_id: row.parentId,

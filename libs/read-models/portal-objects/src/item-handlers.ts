@@ -163,6 +163,7 @@ export const registeredInsert = placedInsertStatements({
     'properties',
     'version',
     'href_assets',
+    'stac_id',
     'stac_item',
   ],
   values: [
@@ -181,7 +182,8 @@ export const registeredInsert = placedInsertStatements({
     '$17::jsonb',
     '$18',
     '$19::jsonb',
-    storedWithInsert('$20'),
+    '$20',
+    storedWithInsert('$21'),
   ],
   ownValues: (row) => [
     row.title,
@@ -196,6 +198,7 @@ export const registeredInsert = placedInsertStatements({
     row.properties,
     row.version,
     row.hrefAssets ?? '[]',
+    row.stacId,
     createdStacItemText(row),
   ],
 });

@@ -29,6 +29,8 @@ export interface PortalObjectRow {
   readonly properties: Record<string, unknown> | null;
   /** An item's assets registered by href (`[]` for other kinds). */
   readonly href_assets: HrefAsset[];
+  /** The id a STAC client gave the item, when not a UUID (docs/stac.md, "Item ids"). */
+  readonly stac_id: string | null;
   /** A container's extent computed from the ready items directly below it. */
   readonly items_bbox: [number, number, number, number] | null;
   readonly items_start: Date | null;
@@ -62,6 +64,7 @@ const rowColumns = [
   'end_datetime',
   'properties',
   'href_assets',
+  'stac_id',
   'items_bbox',
   'items_start',
   'items_end',

@@ -15,7 +15,8 @@ export const portalObjectsReadModel: ReadModel = {
   // 2: the columns added in place over time folded into the CREATE TABLE statement.
   // 3: each item's STAC JSON stored (`stac_item`), kept by a trigger and `finishBatch`.
   // 4: `portal_objects_with_rows_below`, which a batch's footprints call.
-  version: 4,
+  // 5: `stac_id`, the id a STAC client gave an item (in its stored JSON too).
+  version: 5,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
   ddl: [readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'), statementFunctionsDdl()].join('\n'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),

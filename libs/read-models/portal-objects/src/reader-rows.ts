@@ -167,5 +167,7 @@ export interface SortedContainerRow extends PortalObjectRow {
 /** An item directly under a container, with the time its page key continues from. */
 export interface DirectItemRow {
   readonly id: string;
+  /** The id its STAC client gave it, when not a UUID. */
+  readonly stac_id: string | null;
   readonly key_time: string;
 }

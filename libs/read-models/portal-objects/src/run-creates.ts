@@ -41,6 +41,7 @@ const inputColumns: readonly (readonly [string, string, (row: NewObjectRow) => u
   ['content_type', 'text', (row) => row.upload?.contentType ?? null],
   ['expires_at', 'timestamptz', (row) => row.upload?.expiresAt ?? null],
   ['href_assets', 'jsonb', (row) => row.hrefAssets],
+  ['stac_id', 'text', (row) => row.stacId],
   // Kept only for a live item below a collection (created-stac-item.ts), as the single insert keeps it.
   ['stac_item', 'text', (row) => createdStacItemText(row)],
 ];
@@ -99,7 +100,7 @@ const insertCreatesRunSql = `
                                 share_editors, read_principals, kind, status, title, description, links,
                                 license, keywords, extent, tags, bbox, geometry, footprint, datetime,
                                 start_datetime, end_datetime, properties, version, href_assets, child_count,
-                                stac_item)
+                                stac_id, stac_item)
     SELECT p.id, p.parent_id, p.slug, p.ancestor_ids, p.depth, p.at, p.at,
            CASE WHEN p.under_tombstone THEN p.at END,
            p.org_id, p.visibility, p.created_by, p.effective_visibility, p.share_readers, p.share_editors,
@@ -109,7 +110,7 @@ const insertCreatesRunSql = `
            CASE WHEN p.geometry IS NOT NULL OR p.bbox IS NOT NULL
                 THEN portal_footprint(p.geometry, p.bbox::double precision[]) END,
            p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version, COALESCE(p.href_assets, '[]'),
-           CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END,
+           CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END, p.stac_id,
            CASE WHEN p.parent_kind = 'collection' AND NOT p.under_tombstone THEN p.stac_item END
       FROM placed p LEFT JOIN children ON children.parent_id = p.id
      WHERE p.found AND NOT p.existed

@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS portal_objects (
   properties jsonb,
   -- An item's assets registered by href (docs/stac.md): the domain's list as it stands, `[]` for none.
   href_assets jsonb NOT NULL DEFAULT '[]',
+  -- The id a STAC client gave an item when it is not a UUID (docs/stac.md, "Item ids"): its STAC id and
+  -- path segment. Not unique: a move can bring two items of one name into one collection.
+  stac_id text,
   -- A collection's extent computed from the ready items directly below it (used when `extent` is NULL).
   items_bbox double precision[],
   items_start timestamptz,

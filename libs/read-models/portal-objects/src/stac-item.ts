@@ -14,6 +14,8 @@ export const GEOJSON_TYPE = 'application/geo+json';
  */
 export interface ItemRow {
   readonly id: string;
+  /** The id a STAC client gave the item when it is not a UUID: its STAC `id`. */
+  readonly stac_id: string | null;
   readonly title: string;
   readonly description: string | null;
   readonly parent_id: string | null;
@@ -95,6 +97,23 @@ export function portalLink(link: Link, baseUrl: string) {
   return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
 }
 
+/** An item's STAC `id`: the one its client gave it, else its UUID. */
+export function stacIdOf(row: Pick<ItemRow, 'id' | 'stac_id'>): string {
+  return row.stac_id ?? row.id;
+}
+
+/**
+ * An item's STAC URL: in a collection, by its STAC id (unique there when the item was created); outside
+ * any, by its UUID, the one id unique across every catalog's items.
+ */
+export function itemUrl(
+  row: Pick<ItemRow, 'id' | 'stac_id'>,
+  collectionId: string | null,
+  urls: ItemUrls,
+): string {
+  return collectionId === null ? urls.item(row.id, null) : urls.item(stacIdOf(row), collectionId);
+}
+
 /**
  * The STAC Item of a row. Properties keep every field as the portal stored them; the STAC fields
  * (time, title, description, created, updated) are the item's own and win over a property of that name.
@@ -116,7 +135,7 @@ export function stacItem(
     type: 'Feature',
     stac_version: STAC_VERSION,
     stac_extensions: assets.length > 0 ? [FILE_EXTENSION] : [],
-    id: row.id,
+    id: stacIdOf(row),
     ...footprintOf(row),
     properties: {
       ...row.properties,
@@ -127,7 +146,7 @@ export function stacItem(
       updated: row.updated_at.toISOString(),
     },
     links: [
-      { rel: 'self', href: urls.item(row.id, collectionId), type: GEOJSON_TYPE },
+      { rel: 'self', href: itemUrl(row, collectionId, urls), type: GEOJSON_TYPE },
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       { rel: 'parent', href: parent, type: JSON_TYPE },
       ...(collectionId === null

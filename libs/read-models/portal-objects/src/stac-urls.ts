@@ -19,8 +19,11 @@ export function itemUrls(baseUrl: string): ItemUrls {
     root,
     collection: (id) => `${root}/collections/${id}`,
     catalog: (id) => `${root}/catalogs/${id}`,
+    // A STAC id may hold characters a path segment cannot (`#`, `?`, `%`, spaces): encoded.
     item: (id, collectionId) =>
-      collectionId === null ? `${root}/items/${id}` : `${root}/collections/${collectionId}/items/${id}`,
+      collectionId === null
+        ? `${root}/items/${id}`
+        : `${root}/collections/${collectionId}/items/${encodeURIComponent(id)}`,
   };
 }
 

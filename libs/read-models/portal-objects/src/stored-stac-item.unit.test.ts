@@ -17,6 +17,7 @@ const base: ItemRow = {
   title: 'Scene over the lake',
   description: null,
   parent_id: collectionId,
+  stac_id: null,
   parent_kind: 'collection',
   footprint_bbox: null,
   status: 'ready',

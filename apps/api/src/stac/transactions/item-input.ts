@@ -2,6 +2,7 @@ import { createItemBodySchema, type CreateItemBody, type StacItemInput } from '@
 import { isUuid } from '@portal/domain';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
+import type { ChosenItemName } from '../../items/create-item.js';
 
 /** Links the STAC API writes itself on every item; a client's copy of them is not kept. */
 const GENERATED_RELS = new Set(['self', 'root', 'parent', 'collection', 'items']);
@@ -15,9 +16,9 @@ function refused(message: string): HttpProblem {
 }
 
 /**
- * The id a client gives a new item or collection: a UUID is kept (lower case), as the portal's ids are
- * UUIDs; any other text is refused rather than silently replaced (docs/decisions.md, STAC transaction
- * ids). Left out, the portal gives one.
+ * The id a client gives a new collection: a UUID is kept (lower case), as the portal's ids are UUIDs; any
+ * other text is refused rather than silently replaced (docs/decisions.md, STAC transaction ids). Left
+ * out, the portal gives one. Items take names of their own (`clientItemName`).
  */
 export function clientId(id: string | undefined, kind: string, position: string): string | null {
   if (id === undefined) return null;
@@ -29,8 +30,14 @@ export function clientId(id: string | undefined, kind: string, position: string)
   return id.toLowerCase();
 }
 
-export const clientItemId = (item: StacItemInput, position: string): string | null =>
-  clientId(item.id, 'item', position);
+/**
+ * What a new item is named by: the UUID a client gave it (lower case), or any other id as the client's
+ * own STAC id, which the item gets a UUID for (docs/stac.md, "Item ids"). Left out, a fresh UUID.
+ */
+export function clientItemName(item: StacItemInput): ChosenItemName {
+  if (item.id === undefined) return null;
+  return isUuid(item.id) ? { uuid: item.id.toLowerCase() } : { stacId: item.id };
+}
 
 /**
  * STAC links as portal links, but the ones the STAC API writes itself: what the portal needs and STAC

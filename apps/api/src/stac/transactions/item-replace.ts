@@ -1,13 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import { stacItemInputSchema, type StacItemInput } from '@portal/contracts';
 import { requireFound } from '@portal/commands';
-import { isUuid, type PortalObjectChanges } from '@portal/domain';
+import type { PortalObjectChanges } from '@portal/domain';
+import { stacIdOf } from '@portal/read-model-portal-objects';
 import { principalsOf } from '../../auth/caller.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
 import { itemMetadataOf } from '../../items/create-item.js';
-import { findVisibleItem, type ItemRow } from '../item-query.js';
+import { findVisibleItemIn, type ItemRow } from '../item-query.js';
 import { createBodyOf } from './item-input.js';
 import { pathParam, respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
@@ -17,11 +18,8 @@ import { updateObject } from './update-object.js';
 async function itemOfPath(deps: ApiDependencies, req: Request): Promise<ItemRow> {
   const collectionId = await visibleCollection(deps, req);
   const itemId = pathParam(req, 'itemId');
-  const row = isUuid(itemId) ? await findVisibleItem(deps.pool, itemId, principalsOf(req)) : null;
-  return requireFound(
-    row !== null && row.parent_id === collectionId ? row : null,
-    `item ${itemId} in collection ${collectionId}`,
-  );
+  const row = await findVisibleItemIn(deps.pool, collectionId, itemId, principalsOf(req));
+  return requireFound(row, `item ${itemId} in collection ${collectionId}`);
 }
 
 /**
@@ -42,7 +40,7 @@ function writtenItem(row: ItemRow): StacItemInput {
         : { datetime: row.datetime.toISOString() };
   return {
     type: 'Feature',
-    id: row.id,
+    id: stacIdOf(row),
     collection: row.parent_id ?? '',
     geometry: row.geometry,
     ...(row.bbox === null ? {} : { bbox: row.bbox }),
@@ -56,6 +54,11 @@ function writtenItem(row: ItemRow): StacItemInput {
   };
 }
 
+/** Whether a body's `id` names the item: its client's own id exactly, or its UUID in any case. */
+function namesItem(id: string, row: ItemRow): boolean {
+  return id === row.stac_id || id.toLowerCase() === row.id;
+}
+
 /**
  * The update a whole Item means: title, description, metadata and assets replaced; links only when
  * the Item gives them (a STAC client rarely round-trips the portal's own links).
@@ -66,7 +69,7 @@ function replacement(
   row: ItemRow,
   keepLinks: boolean,
 ): PortalObjectChanges {
-  if (item.id !== undefined && item.id.toLowerCase() !== row.id) {
+  if (item.id !== undefined && !namesItem(item.id, row)) {
     throw new HttpProblem(
       400,
       `id: '${item.id.slice(0, 100)}' is not the item of the path`,
@@ -102,7 +105,8 @@ function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
     const changes = replacement(deps, item, row, keepLinks);
     const result = await updateObject(deps, req, { id: row.id, kind: 'item', caller, changes });
     const collectionId = row.parent_id ?? '';
-    await respondWithItem(deps, req, res, { id: row.id, collectionId, outcome: result }, 200);
+    const { id, stac_id: stacId } = row;
+    await respondWithItem(deps, req, res, { id, stacId, collectionId, outcome: result }, 200);
   };
 }
 

@@ -17,9 +17,9 @@ import {
   stacItem,
   type PortalObjectRow,
 } from '@portal/read-model-portal-objects';
-import { findVisibleItem } from '../item-query.js';
+import { findVisibleItem, findVisibleItemIn } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
-import { clientItemId, createBodyOf } from './item-input.js';
+import { clientItemName, createBodyOf } from './item-input.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
@@ -70,21 +70,22 @@ export async function respondWithItem(
   deps: ApiDependencies,
   req: Request,
   res: Response,
-  created: { id: string; collectionId: string; outcome: CommandOutcome },
+  created: { id: string; stacId: string | null; collectionId: string; outcome: CommandOutcome },
   status: 200 | 201 = 201,
 ): Promise<void> {
   const baseUrl = baseUrlOf(req, deps.config);
   const urls = stacUrls(baseUrl);
   const { id, collectionId, outcome } = created;
+  const stacId = created.stacId ?? id;
   writeConsistencyHeaders(res, outcome.position, outcome.revision);
-  res.setHeader('Location', urls.item(id, collectionId));
+  res.setHeader('Location', urls.item(stacId, collectionId));
   const projected =
     outcome.position === null ||
     (!prefersAsync(req) && (await deps.projection.waitFor(outcome.position, deps.config.PROJECTION_WAIT_MS)));
   if (prefersAsync(req)) res.setHeader('Preference-Applied', 'respond-async');
   const row = projected ? await findVisibleItem(deps.pool, id, principalsOf(req)) : null;
   if (row === null) {
-    res.status(202).json({ id, collection: collectionId });
+    res.status(202).json({ id: stacId, collection: collectionId });
     return;
   }
   const assets = await findAssetsOf(deps.pool, [row.id]);
@@ -107,20 +108,22 @@ export function addItems(deps: ApiDependencies): RequestHandler {
     const collectionId = await visibleCollection(deps, req);
     const prepared = items.map((item, index) => {
       const position = many ? `features[${index}].` : '';
-      return { id: clientItemId(item, position), body: createBodyOf(item, collectionId, position) };
+      return { name: clientItemName(item), body: createBodyOf(item, collectionId, position) };
     });
-    const ids: string[] = [];
+    const created: { id: string; stacId: string | null }[] = [];
     let last: CommandOutcome = { position: null, revision: null };
-    for (const { id, body } of prepared) {
-      const created = await runRegisterItem(deps, req, caller, body, id);
-      ids.push(created.id);
-      last = created.outcome;
+    for (const { name, body } of prepared) {
+      const { id, outcome } = await runRegisterItem(deps, req, caller, body, name);
+      created.push({ id, stacId: name !== null && 'stacId' in name ? name.stacId : null });
+      last = outcome;
     }
-    const [only] = ids;
+    const [only] = created;
     if (!many && only !== undefined) {
-      await respondWithItem(deps, req, res, { id: only, collectionId, outcome: last });
+      await respondWithItem(deps, req, res, { ...only, collectionId, outcome: last });
       return;
     }
+    // Each as its STAC id: the one its client gave it, else its UUID.
+    const ids = created.map(({ id, stacId }) => stacId ?? id);
     // Several streams changed: the position of the last one covers them all, no single revision.
     await respondToCommand(
       deps,
@@ -144,11 +147,8 @@ export function deleteItem(deps: ApiDependencies): RequestHandler {
     const caller = await signedInCaller(deps, req);
     const collectionId = await visibleCollection(deps, req);
     const itemId = pathParam(req, 'itemId');
-    const row = await findVisibleItem(deps.pool, itemId, principalsOf(req));
-    const item = requireFound(
-      row !== null && row.parent_id === collectionId ? row : null,
-      `item ${itemId} in collection ${collectionId}`,
-    );
+    const row = await findVisibleItemIn(deps.pool, collectionId, itemId, principalsOf(req));
+    const item = requireFound(row, `item ${itemId} in collection ${collectionId}`);
     await deleteOneAndRespond(deps, req, res, { id: item.id, kinds: ['item'], caller, recursive: false });
   };
 }

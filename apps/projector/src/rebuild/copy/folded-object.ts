@@ -46,6 +46,8 @@ export interface FoldedObject {
   endDatetime: Stamp | null;
   properties: string | null;
   hrefAssets: string;
+  /** The id a STAC client gave the item (`ItemRegistered.stacId`), set once. */
+  readonly stacId: string | null;
   itemsExtent: ItemsExtent;
   assetBytes: number;
   visibility: Visibility;

@@ -245,6 +245,7 @@ export class PortalFold {
       endDatetime: metadata?.endDatetime ?? null,
       properties: metadata?.properties ?? null,
       hrefAssets: row.hrefAssets ?? '[]',
+      stacId: row.stacId,
       itemsExtent: noExtent,
       assetBytes: 0,
       visibility: row.visibility,

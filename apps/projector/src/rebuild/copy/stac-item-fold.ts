@@ -32,6 +32,7 @@ function itemRowOf(item: FoldedObject, parent: FoldedObject | undefined): ItemRo
   const parentKind = parent?.kind;
   return {
     id: item.id,
+    stac_id: item.stacId,
     title: item.title,
     description: item.description,
     parent_id: item.parentId,
