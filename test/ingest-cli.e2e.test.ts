@@ -39,11 +39,16 @@ function ingest(args: readonly string[]): Promise<Run> {
   });
 }
 
-async function childrenOf(catalogId: string): Promise<{ title: string; kind: string }[]> {
-  const page = await call<{ items: { title: string; kind: string }[] }>(
-    'GET',
-    `/api/v1/portal/items/?parentId=${catalogId}&limit=100`,
-  );
+interface Child {
+  title: string;
+  kind: string;
+  status: string;
+  stacId?: string;
+  assets: { key?: string; href?: string }[];
+}
+
+async function childrenOf(catalogId: string): Promise<Child[]> {
+  const page = await call<{ items: Child[] }>('GET', `/api/v1/portal/items/?parentId=${catalogId}&limit=100`);
   return page.body.items;
 }
 
@@ -76,6 +81,19 @@ describe('npm run ingest loads a directory of STAC-like records', () => {
       'Tile 1',
       'Tile 2',
       'Tile 3',
+    ]);
+    // STAC Items go in registered by href, ready at once, under their STAC ids; a relative asset href
+    // resolved against the record's self link.
+    const tiles = children.filter((child) => child.kind === 'item');
+    expect(tiles.map((tile) => [tile.stacId, tile.status]).sort()).toEqual([
+      ['tile-1', 'ready'],
+      ['tile-2', 'ready'],
+      ['tile-3', 'ready'],
+    ]);
+    const tile2 = tiles.find((tile) => tile.stacId === 'tile-2');
+    expect(tile2?.assets.map((asset) => [asset.key, asset.href]).sort()).toEqual([
+      ['metadata', 's3://tiles/tile-2.xml'],
+      ['visual', 'https://example.org/tiles/tile-2.tif'],
     ]);
   }, 120_000);
 });

@@ -229,3 +229,29 @@ describe('ids a path segment must encode, lists and moves', () => {
     expect((await call('GET', pathOf(collectionId, stacId))).status).toBe(200);
   });
 });
+
+describe('the portal API names items too', () => {
+  const create = (body: Record<string, unknown>) =>
+    call<{ portalItemId: string; message: string }>('POST', '/api/v1/portal/items/create', {
+      body: { title: 'Portal named', links: [], parentId: collectionId, ...body },
+    });
+
+  it('takes stacId on a create by href and on an upload, refusing a taken name and a UUID', async () => {
+    const registered = await create({ stacId: 'portal_named_1', assets: {} });
+    await expectCommand(registered, 201, 'create named by href');
+    const read = await call<StacItem>('GET', pathOf(collectionId, 'portal_named_1'));
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe('portal_named_1');
+
+    const taken = await create({ stacId: 'portal_named_1', assets: {} });
+    expect(taken.status).toBe(409);
+    const uploaded = await create({ stacId: 'portal_named_2', size: 10 });
+    await expectCommand(uploaded, 201, 'create named upload');
+    const record = await call<PortalRecord>('GET', `/api/v1/portal/items/${uploaded.body.portalItemId}`);
+    expect(record.body.stacId).toBe('portal_named_2');
+
+    const uuid = await create({ stacId: randomUUID(), assets: {} });
+    expect(uuid.status).toBe(400);
+    expect(uuid.body.message).toMatch(/stacId: must be a name, not a UUID/);
+  });
+});

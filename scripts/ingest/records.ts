@@ -58,10 +58,40 @@ type Json = Record<string, unknown>;
 const text = (value: unknown, fallback: string) =>
   typeof value === 'string' && value !== '' ? value : fallback;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The record's absolute `self` href: what its relative hrefs resolve against. */
+function selfHref(record: Json): string | null {
+  const links = Array.isArray(record['links']) ? (record['links'] as Json[]) : [];
+  const self = links.find((link) => link['rel'] === 'self' && typeof link['href'] === 'string');
+  const href = self?.['href'];
+  return typeof href === 'string' && URL.canParse(href) ? href : null;
+}
+
 /**
- * A STAC-like record as a command: a Feature (STAC Item) becomes an item under `parentId` with its
- * geometry, bbox, datetimes, keywords as tags and the rest of its properties; a Collection becomes a
- * collection (under `parentId`, or at the root level). Links keep `href`, `rel`, `type` and `title`.
+ * A STAC Item's assets, registered by href as they are, a relative href resolved against the record's
+ * absolute `self` link. Without one it is sent as it is, and the service refuses the record naming it:
+ * a portal asset's href must say where the file is.
+ */
+function assetsOf(record: Json): Json {
+  const assets = record['assets'];
+  if (typeof assets !== 'object' || assets === null || Array.isArray(assets)) return {};
+  const base = selfHref(record);
+  return Object.fromEntries(
+    Object.entries(assets as Record<string, Json>).map(([key, asset]) => {
+      const href = asset['href'];
+      if (base === null || typeof href !== 'string' || URL.canParse(href)) return [key, asset];
+      return [key, { ...asset, href: new URL(href, base).toString() }];
+    }),
+  );
+}
+
+/**
+ * A STAC-like record as a command: a Feature (STAC Item) becomes an item under `parentId` registered by
+ * href (its assets, ready at once: nothing is uploaded), named by its `id` (the item's STAC id, unless it
+ * is a UUID, which the portal does not take from its own API), with its geometry, bbox, datetimes,
+ * keywords as tags and the rest of its properties; a Collection becomes a collection (under `parentId`,
+ * or at the root level). Links keep `href`, `rel`, `type` and `title`.
  */
 export function commandOfRecord(record: Json, parentId: string | null, fileName: string): Json {
   const properties = (record['properties'] ?? {}) as Json;
@@ -91,10 +121,13 @@ export function commandOfRecord(record: Json, parentId: string | null, fileName:
     };
   }
   const { datetime, start_datetime, end_datetime, title, description, keywords, ...rest } = properties;
+  const id = record['id'];
   return {
     type: 'createItem',
     body: {
-      title: text(title, text(record['id'], fileName)),
+      title: text(title, text(id, fileName)),
+      ...(typeof id === 'string' && id !== '' && !UUID.test(id) ? { stacId: id } : {}),
+      assets: assetsOf(record),
       ...(typeof description === 'string' ? { description } : {}),
       links,
       ...(parentId === null ? {} : { parentId }),

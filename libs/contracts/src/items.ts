@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createVisibilitySchema } from './access.js';
 import { createdObjectSchema, idSchema } from './common.js';
 import { hrefAssetsSchema } from './href-assets.js';
+import { stacItemNameSchema } from './stac-item-id.js';
 import { linksSchema } from './link.js';
 import { boundedArray, boundedText, expected, strictObject } from './messages.js';
 import { checkItemMetadata, itemMetadataShape } from './item-metadata.js';
@@ -63,6 +64,7 @@ export const createItemBodySchema = strictObject(
         'Assets registered by href, by key. Given (even `{}`), the item has no upload: it is `ready` at once and the answer is `{portalItemId}`, not an upload descriptor.',
     }),
     visibility: createVisibilitySchema,
+    stacId: stacItemNameSchema.exactOptional(),
   },
   'a JSON object (the request body)',
   // Last: zod 4 refuses to extend a refined object. The cross-field rules of the datetimes.

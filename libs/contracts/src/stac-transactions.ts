@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { expected } from './messages.js';
 import { stacItemSchema } from './stac.js';
+import { stacItemIdSchema } from './stac-item-id.js';
 
 /**
  * The bodies of the STAC transaction extension (docs/stac.md, Transactions). Only their outline is
@@ -10,25 +11,6 @@ import { stacItemSchema } from './stac.js';
 
 /** Items one ItemCollection may create; a larger load belongs to the bulk API. */
 export const MAX_TRANSACTION_ITEMS = 1000;
-
-/** The longest id a STAC client may give an item; scene and file names are far shorter. */
-export const MAX_STAC_ITEM_ID_LENGTH = 256;
-
-/**
- * An item's id as a STAC client gives it: a UUID (kept as the portal id) or a name of the client's own,
- * unique within its collection (docs/stac.md, "Item ids"). A name is one path segment of the item's URL:
- * no `/`, no control character.
- */
-export const stacItemIdSchema = z
-  .string({ error: expected('a string') })
-  .min(1, { error: 'must not be empty' })
-  .max(MAX_STAC_ITEM_ID_LENGTH, { error: `must be at most ${MAX_STAC_ITEM_ID_LENGTH} characters` })
-  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
-  .regex(/^[^/\u0000-\u001f\u007f]*$/u, { error: 'must hold no / and no control character' })
-  .meta({
-    description:
-      "The item's id: a UUID, or a name of the client's own (one path segment, at most 256 characters), unique in its collection; left out, the portal gives a UUID.",
-  });
 
 const stacInputLinkSchema = z.looseObject(
   {

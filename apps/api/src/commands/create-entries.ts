@@ -5,7 +5,7 @@ import type { Logger } from '@portal/platform';
 import type { ApiDependencies } from '../dependencies.js';
 import { catalogCommand } from '../catalogs/create-catalog.js';
 import { collectionCommand } from '../collections/create-collection.js';
-import { itemCommand, registerCommand } from '../items/create-item.js';
+import { itemCommand, newItemId, registerCommand } from '../items/create-item.js';
 import { pendingUploadPlan } from '../items/upload-plan.js';
 import { HttpProblem } from '../http/problem.js';
 
@@ -92,7 +92,7 @@ function itemEntry(
     caller,
     metadata,
     make: async (parent) => {
-      const id = deps.newId();
+      const id = await newItemId(deps, body, null);
       // Registered by href: no upload to open, nothing to undo.
       if (body.assets !== undefined) {
         return { made: { id }, command: registerCommand(id, body, parent, caller, deps.newId) };

@@ -80,7 +80,7 @@ async function appendNewItem(
   { parent, append }: NewObject,
   now: Date,
 ): Promise<{ id: string; outcome: CommandOutcome; upload: UploadPlan }> {
-  const id = deps.newId();
+  const id = await newItemId(deps, body, null);
   const pending = pendingUploadPlan(deps.config, id, body, now);
   const command = (upload: UploadPlan) => itemCommand(id, body, parent, caller, upload);
   // Decided once before the object store is asked for an upload: a refused create leaves nothing there.
@@ -122,6 +122,7 @@ export function itemCommand(
       links: body.links,
       metadata: itemMetadataOf(body),
       upload,
+      stacId: body.stacId ?? null,
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),
     },
@@ -129,29 +130,33 @@ export function itemCommand(
 }
 
 /**
- * What a new item registered by href is named by: a fresh UUID (`null`), the UUID a client chose, or a
- * STAC client's own id, which gets the next free UUID of its name in the parent (stac-item-ids.ts). An
- * id that exists or existed, or a STAC id live in the parent, answers 409.
+ * The id of a new item: the UUID its client chose (a STAC item's), the next free UUID of its STAC name
+ * in its parent (`stacId`: stac-item-ids.ts; a live item of that name there answers 409), or a fresh one.
  */
-export type ChosenItemName = { readonly uuid: string } | { readonly stacId: string } | null;
+export async function newItemId(
+  deps: ApiDependencies,
+  body: CreateItemBody,
+  chosenId: string | null,
+): Promise<string> {
+  if (chosenId !== null) return chosenId;
+  if (body.stacId === undefined) return deps.newId();
+  return freeStacItemId(deps.eventStore, requireParentId(body), body.stacId);
+}
 
+/**
+ * A new item registered by href, under the id the client chose (a STAC item's UUID; an id that exists
+ * or existed answers 409), its STAC name's, or a fresh one.
+ */
 export function runRegisterItem(
   deps: ApiDependencies,
   req: Request,
   caller: Caller,
   body: CreateItemBody,
-  name: ChosenItemName,
+  chosenId: string | null,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
-  const parentId = requireParentId(body);
-  return createObject(deps, req, caller, 'item', parentId, async ({ parent, append }) => {
-    const stacId = name !== null && 'stacId' in name ? name.stacId : null;
-    const id =
-      name === null
-        ? deps.newId()
-        : 'uuid' in name
-          ? name.uuid
-          : await freeStacItemId(deps.eventStore, parentId, name.stacId);
-    const outcome = await append(id, registerCommand(id, body, parent, caller, deps.newId, stacId));
+  return createObject(deps, req, caller, 'item', requireParentId(body), async ({ parent, append }) => {
+    const id = await newItemId(deps, body, chosenId);
+    const outcome = await append(id, registerCommand(id, body, parent, caller, deps.newId));
     return { id, outcome };
   });
 }
@@ -163,7 +168,6 @@ export function registerCommand(
   parent: FoundParent | null,
   caller: Caller,
   newId: () => string,
-  stacId: string | null = null,
 ): RegisterItem {
   return {
     type: 'RegisterItem',
@@ -174,7 +178,7 @@ export function registerCommand(
       links: body.links,
       metadata: itemMetadataOf(body),
       assets: Object.entries(body.assets ?? {}).map(([key, asset]) => ({ id: newId(), key, asset })),
-      stacId,
+      stacId: body.stacId ?? null,
       parent: parent?.lookup ?? null,
       access: newObjectAccess(caller, body.visibility),
     },

@@ -137,6 +137,7 @@ export class ItemFixture {
         links: [],
         metadata: noItemMetadata,
         upload: plan,
+        stacId: null,
         parent: {
           found: true,
           id: collectionId,

@@ -13,6 +13,8 @@ export interface CreateItem {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly upload: UploadPlan;
+    /** The item's STAC id, when its client named it (`ItemRegistered.stacId`); else null. */
+    readonly stacId: string | null;
     /** Items always have a parent; `null` is refused with a message naming the allowed kinds. */
     readonly parent: ParentLookup | null;
     readonly access: NewObjectAccess;

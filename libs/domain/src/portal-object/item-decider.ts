@@ -48,12 +48,22 @@ function createItem({ data }: CreateItem, state: PortalObjectState): ItemEvent[]
   // checkPlacement refused the root level: an item always has a parent.
   if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
   const parentId = data.parent.id;
-  const { id, title, description, links, metadata, upload } = data;
+  const { id, title, description, links, metadata, upload, stacId } = data;
   const access = createdAccess(data.access, data.parent);
   return [
     {
       type: 'ItemUploadStarted',
-      data: { id, title, description, parentId, links, metadata, upload, ...access },
+      data: {
+        id,
+        title,
+        description,
+        parentId,
+        links,
+        metadata,
+        upload,
+        ...(stacId !== null && { stacId }),
+        ...access,
+      },
     },
   ];
 }

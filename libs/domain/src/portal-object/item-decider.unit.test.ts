@@ -66,6 +66,7 @@ describe('creating an item', () => {
           links: [],
           metadata: noMetadata,
           upload: plan(),
+          stacId: null,
           parent,
           access: creator,
         },
@@ -87,6 +88,7 @@ describe('creating an item', () => {
           links: [],
           metadata: noMetadata,
           upload: plan(),
+          stacId: null,
           parent,
           access: { ...creator, visibility: 'private' },
         },
@@ -107,6 +109,7 @@ describe('creating an item', () => {
       links: [],
       metadata: noMetadata,
       upload: plan(),
+      stacId: null,
       access: creator,
     };
     given()
@@ -125,6 +128,7 @@ describe('creating an item', () => {
       links: [],
       metadata: noMetadata,
       upload: plan(),
+      stacId: null,
       access: creator,
     };
     given()

@@ -52,6 +52,8 @@ export interface ItemUploadStarted {
     readonly links: readonly Link[];
     readonly metadata: ItemMetadata;
     readonly upload: UploadPlan;
+    /** The item's STAC id, when its client named it (as `ItemRegistered.stacId`). */
+    readonly stacId?: string;
   } & CreatedAccess;
 }
 

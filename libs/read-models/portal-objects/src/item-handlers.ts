@@ -87,6 +87,7 @@ export const uploadStartedInsert = placedInsertStatements({
     'end_datetime',
     'properties',
     'version',
+    'stac_id',
     'stac_item',
   ],
   values: [
@@ -105,6 +106,7 @@ export const uploadStartedInsert = placedInsertStatements({
     '$16::timestamptz',
     '$17::jsonb',
     '$18',
+    '$29',
     storedWithInsert('$28'),
   ],
   // The upload goes in with the item, in the same round trip; a replay inserts neither.
@@ -140,6 +142,7 @@ export const uploadStartedInsert = placedInsertStatements({
       upload.contentType,
       upload.expiresAt,
       createdStacItemText(row),
+      row.stacId,
     ];
   },
 });

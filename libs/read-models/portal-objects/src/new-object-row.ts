@@ -38,7 +38,7 @@ export interface NewObjectRow extends NewObject {
   readonly upload: UploadPlan | null;
   /** An item's assets registered by href, as JSON; `null` for catalogs and collections. */
   readonly hrefAssets: string | null;
-  /** The id a STAC client gave the item (`ItemRegistered.stacId`); `null` for every other row. */
+  /** The id a STAC client gave the item (`stacId` of its create); `null` for every other row. */
   readonly stacId: string | null;
 }
 
@@ -108,7 +108,7 @@ function kindColumns(event: CreateEvent): KindColumns {
         item: itemColumns(event.data.metadata),
         upload: event.data.upload,
         hrefAssets: '[]',
-        stacId: null,
+        stacId: event.data.stacId ?? null,
       };
     case 'ItemRegistered':
       return {

@@ -2,7 +2,6 @@ import { createItemBodySchema, type CreateItemBody, type StacItemInput } from '@
 import { isUuid } from '@portal/domain';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
-import type { ChosenItemName } from '../../items/create-item.js';
 
 /** Links the STAC API writes itself on every item; a client's copy of them is not kept. */
 const GENERATED_RELS = new Set(['self', 'root', 'parent', 'collection', 'items']);
@@ -31,12 +30,11 @@ export function clientId(id: string | undefined, kind: string, position: string)
 }
 
 /**
- * What a new item is named by: the UUID a client gave it (lower case), or any other id as the client's
- * own STAC id, which the item gets a UUID for (docs/stac.md, "Item ids"). Left out, a fresh UUID.
+ * The UUID a client gave a new item (lower case), or `null`: any other id is the item's STAC name
+ * (`createBodyOf` gives it as `stacId`: docs/stac.md, "Item ids"), and none a fresh UUID.
  */
-export function clientItemName(item: StacItemInput): ChosenItemName {
-  if (item.id === undefined) return null;
-  return isUuid(item.id) ? { uuid: item.id.toLowerCase() } : { stacId: item.id };
+export function clientItemUuid(item: StacItemInput): string | null {
+  return item.id !== undefined && isUuid(item.id) ? item.id.toLowerCase() : null;
 }
 
 /**
@@ -90,5 +88,6 @@ export function createBodyOf(item: StacItemInput, collectionId: string, position
   if (item.geometry !== null && item.geometry !== undefined) body['geometry'] = item.geometry;
   if (item.bbox !== undefined) body['bbox'] = item.bbox;
   if (Object.keys(rest).length > 0) body['properties'] = rest;
+  if (item.id !== undefined && !isUuid(item.id)) body['stacId'] = item.id;
   return parseInput(createItemBodySchema, body, position === '' ? 'item' : `item ${position.slice(0, -1)}`);
 }

@@ -19,7 +19,7 @@ import {
 } from '@portal/read-model-portal-objects';
 import { findVisibleItem, findVisibleItemIn } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
-import { clientItemName, createBodyOf } from './item-input.js';
+import { clientItemUuid, createBodyOf } from './item-input.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
@@ -108,13 +108,13 @@ export function addItems(deps: ApiDependencies): RequestHandler {
     const collectionId = await visibleCollection(deps, req);
     const prepared = items.map((item, index) => {
       const position = many ? `features[${index}].` : '';
-      return { name: clientItemName(item), body: createBodyOf(item, collectionId, position) };
+      return { uuid: clientItemUuid(item), body: createBodyOf(item, collectionId, position) };
     });
     const created: { id: string; stacId: string | null }[] = [];
     let last: CommandOutcome = { position: null, revision: null };
-    for (const { name, body } of prepared) {
-      const { id, outcome } = await runRegisterItem(deps, req, caller, body, name);
-      created.push({ id, stacId: name !== null && 'stacId' in name ? name.stacId : null });
+    for (const { uuid, body } of prepared) {
+      const { id, outcome } = await runRegisterItem(deps, req, caller, body, uuid);
+      created.push({ id, stacId: body.stacId ?? null });
       last = outcome;
     }
     const [only] = created;
