@@ -141,6 +141,7 @@ describe('an Item added under an id of its client', () => {
       body: item(stacId, { 'eo:cloud_cover': 12 }),
     });
     await expectCommand(put, 200, 'replace named item');
+    expect(put.headers.get('location')).toBe(`${inject('baseUrl')}${pathOf(collectionId, stacId)}`);
     expect(put.body.id).toBe(stacId);
     expect(put.body.properties['eo:cloud_cover']).toBe(12);
     const patched = await call<StacItem>('PATCH', pathOf(collectionId, stacId), {
@@ -190,6 +191,17 @@ describe('ids a path segment must encode, lists and moves', () => {
     expect(page.body.features.map((found) => found.id)).toContain(stacId);
   });
 
+  it('answers a path or an id that no item can hold with 404 and no match, not an error', async () => {
+    for (const id of ['%00', '%20padded', 'a%09b']) {
+      expect((await call('GET', `${itemsOf(collectionId)}/${id}`)).status).toBe(404);
+    }
+    const search = await call<{ features: StacItem[] }>('POST', `${STAC}/search`, {
+      body: { ids: ['\u0000', 'a\tb', '.'] },
+    });
+    expect(search.status).toBe(200);
+    expect(search.body.features).toEqual([]);
+  });
+
   it('answers an ItemCollection with the ids as given, refusing a repeated one after the first', async () => {
     const ids = ['LC08_L2SP_042034_A', 'LC08_L2SP_042034_B'];
     const added = await call<{ ids: string[] }>('POST', itemsOf(collectionId), {
@@ -220,6 +232,10 @@ describe('ids a path segment must encode, lists and moves', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.id).toBe(stacId);
     expect(moved.body.collection).toBe(target);
+    // The moved item holds the name in its new collection: another create of it there is refused.
+    const clash = await call<{ message: string }>('POST', itemsOf(target), { body: item(stacId) });
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toMatch(/already exists/);
     expect((await call('GET', pathOf(collectionId, stacId))).status).toBe(404);
     await expectCommand(
       await call('POST', itemsOf(collectionId), { body: item(stacId) }),
@@ -227,6 +243,21 @@ describe('ids a path segment must encode, lists and moves', () => {
       'add the moved id again',
     );
     expect((await call('GET', pathOf(collectionId, stacId))).status).toBe(200);
+  });
+
+  it('refuses to move an Item into a collection where its id is taken (409), and it stays', async () => {
+    const stacId = 'clash_scene_1';
+    const elsewhere = await createCollection({ title: 'Clash source' });
+    await expectCommand(await call('POST', itemsOf(collectionId), { body: item(stacId) }), 201, 'add');
+    await expectCommand(await call('POST', itemsOf(elsewhere), { body: item(stacId) }), 201, 'add');
+    const mover = await portalItemNamed(elsewhere, stacId);
+    const move = await call<{ message: string }>('POST', `/api/v1/portal/items/${mover.id}/move`, {
+      body: { parentId: collectionId },
+    });
+    expect(move.status).toBe(409);
+    expect(move.body.message).toMatch(/is already in/);
+    expect((await call('GET', pathOf(elsewhere, stacId))).status).toBe(200);
+    expect((await portalItemsOf(collectionId)).filter((record) => record.stacId === stacId)).toHaveLength(1);
   });
 });
 

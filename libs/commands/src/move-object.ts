@@ -94,7 +94,29 @@ async function checkMove(
     },
     object.state,
   );
+  if (withSubtree && events.length > 0) await requireNameFree(context, object, toParentId);
   return { object, events };
+}
+
+/**
+ * An item named by its STAC client moves only where no live item holds its name (docs/stac.md, "Item
+ * ids"): its path there would answer the other one. Checked with the subtree, once the organization's
+ * structure stream is held and the read model has caught up, so two moves of one name cannot both pass.
+ */
+async function requireNameFree(
+  context: CommandContext,
+  object: LoadedObject,
+  toParentId: string | null,
+): Promise<void> {
+  const { state } = object;
+  if (state.status !== 'live' || state.kind !== 'item' || state.stacId === null || toParentId === null)
+    return;
+  if (await context.tree.hasLiveItemNamed(toParentId, state.stacId)) {
+    throw new DomainError(
+      'ALREADY_EXISTS',
+      `item ${state.stacId} is already in ${toParentId}: an item named as it cannot move there`,
+    );
+  }
 }
 
 /**

@@ -33,15 +33,20 @@ export function stacItemUuid(parentId: string, stacId: string, generation: numbe
 /**
  * The id a new item named `stacId` in the parent gets: the first of its sequence whose stream does not
  * exist. A live item of that name in the parent answers 409; one deleted, or moved away, passes the name
- * on. Two creates racing for one free id both try to append its first event, and one is refused there.
+ * on (and so does an item some client created under that UUID by choice, with another name or none).
+ * Two creates racing for one free id both try to append its first event, and one is refused there.
+ * An item of the name moved in from another collection has a UUID of that collection's sequence: the
+ * caller looks for one in the read model (docs/stac.md, "Item ids").
  */
 export async function freeStacItemId(store: EventStore, parentId: string, stacId: string): Promise<string> {
+  const parent = parentId.toLowerCase();
   for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
-    const id = stacItemUuid(parentId, stacId, generation);
+    const id = stacItemUuid(parent, stacId, generation);
     const { state } = await loadStream(store, streamIdOf('item', id), portalObjectDecider);
     if (state.status === 'absent') return id;
-    if (state.status === 'live' && state.parentId === parentId) {
-      throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parentId}`);
+    const named = state.status === 'live' && state.kind === 'item' && state.stacId === stacId;
+    if (named && state.parentId === parent) {
+      throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
     }
   }
   throw new DomainError(

@@ -28,18 +28,18 @@ async function append(store: EventStore, id: string, event: PortalObjectEvent): 
   );
 }
 
-function registered(id: string, parentId: string, stacId: string): PortalObjectEvent {
+function registered(id: string, parentId: string, stacId?: string): PortalObjectEvent {
   return {
     type: 'ItemRegistered',
     data: {
       id,
-      title: stacId,
+      title: stacId ?? 'Unnamed',
       description: null,
       parentId,
       links: [],
       metadata: noItemMetadata,
       assets: [],
-      stacId,
+      ...(stacId !== undefined && { stacId }),
       orgId: null,
       visibility: 'public',
       createdBy: null,
@@ -96,6 +96,16 @@ describe('freeStacItemId', () => {
       type: 'PortalObjectMoved',
       data: { id: second, kind: 'item', fromParentId: parent, toParentId: randomUUID() },
     });
+    expect(await freeStacItemId(store, parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
+  });
+
+  it('passes over an item some client created under a UUID of the sequence with no name or another', async () => {
+    const store = new InMemoryEventStore();
+    const parent = randomUUID();
+    const first = stacItemUuid(parent, 'scene', 1);
+    const second = stacItemUuid(parent, 'scene', 2);
+    await append(store, first, registered(first, parent));
+    await append(store, second, registered(second, parent, 'other'));
     expect(await freeStacItemId(store, parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
   });
 });

@@ -18,4 +18,6 @@ export interface TreeFacts {
   subtreeHasObjectNotEditableBy(id: string, principals: readonly string[]): Promise<boolean>;
   /** Whether some live object below `id` was created by someone other than `userId`. */
   subtreeHasObjectNotCreatedBy(id: string, userId: string): Promise<boolean>;
+  /** Whether a live item directly below `parentId` holds the STAC name (docs/stac.md, "Item ids"). */
+  hasLiveItemNamed(parentId: string, stacId: string): Promise<boolean>;
 }

@@ -85,6 +85,18 @@ export class ReferenceTree implements TreeFacts {
     return Promise.resolve(this.liveBelow(id).some((node) => node.state.access.createdBy !== userId));
   }
 
+  hasLiveItemNamed(parentId: string, stacId: string): Promise<boolean> {
+    return Promise.resolve(
+      this.live().some(
+        ({ state }) =>
+          state.status === 'live' &&
+          state.kind === 'item' &&
+          state.parentId === parentId &&
+          state.stacId === stacId,
+      ),
+    );
+  }
+
   /** Every object the store holds (all that was delivered, or as of a position), from its own stream. */
   nodes(asOf: Position | null = null): TreeNode[] {
     const states = new Map<string, Known>();

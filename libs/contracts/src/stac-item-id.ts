@@ -6,15 +6,21 @@ export const MAX_STAC_ITEM_ID_LENGTH = 256;
 
 /**
  * An item's id as a STAC client gives it: a UUID (kept as the portal id) or a name of the client's own,
- * unique within its collection (docs/stac.md, "Item ids"). A name is one path segment of the item's URL:
- * no `/`, no control character.
+ * unique within its collection (docs/stac.md, "Item ids"). A name is one path segment of the item's URL,
+ * found again as it was written:
+ * - no `/`, and not `.` or `..` (a URL resolves them away, even percent-encoded);
+ * - no control character (C0, DEL, C1) and no lone surrogate (no UTF-8 for it; it cannot be encoded
+ *   into a URL);
+ * - no space at either end (lists of ids are trimmed).
+ * Its length counts UTF-16 code units, as JSON and JavaScript do.
  */
 export const stacItemIdSchema = z
   .string({ error: expected('a string') })
   .min(1, { error: 'must not be empty' })
   .max(MAX_STAC_ITEM_ID_LENGTH, { error: `must be at most ${MAX_STAC_ITEM_ID_LENGTH} characters` })
-  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
-  .regex(/^[^/\u0000-\u001f\u007f]*$/u, { error: 'must hold no / and no control character' })
+  .regex(/^[^/\p{Cc}\p{Cs}]*$/u, { error: 'must hold no /, no control character and no lone surrogate' })
+  .refine((name) => name !== '.' && name !== '..', { error: 'must not be . or ..' })
+  .refine((name) => name.trim() === name, { error: 'must not start or end with a space' })
   .meta({
     description:
       "The item's id: a UUID, or a name of the client's own (one path segment, at most 256 characters), unique in its collection; left out, the portal gives a UUID.",
@@ -32,3 +38,8 @@ export const stacItemNameSchema = stacItemIdSchema
     description:
       'The item\'s STAC id, unique in its parent (docs/stac.md, "Item ids"): its `id` and path in the STAC API; the item\'s UUID is derived from it. One path segment, at most 256 characters, not a UUID.',
   });
+
+/** Whether a text can be a STAC item id at all: anything else names no item (a 404, no match). */
+export function isStacItemId(text: string): boolean {
+  return stacItemIdSchema.safeParse(text).success;
+}

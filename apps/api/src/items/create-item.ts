@@ -18,6 +18,7 @@ import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
 import { freeStacItemId, newObjectAccess, type FoundParent } from '@portal/commands';
+import { commandContextOf } from '../commands/command-context.js';
 import { createObject, type NewObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
 import { parseInput } from '../http/validate.js';
@@ -131,7 +132,8 @@ export function itemCommand(
 
 /**
  * The id of a new item: the UUID its client chose (a STAC item's), the next free UUID of its STAC name
- * in its parent (`stacId`: stac-item-ids.ts; a live item of that name there answers 409), or a fresh one.
+ * in its parent (`stacId`: stac-item-ids.ts), or a fresh one. A live item of that name in the parent
+ * answers 409: one created there, found in the event store, or one moved in, found in the read model.
  */
 export async function newItemId(
   deps: ApiDependencies,
@@ -139,8 +141,15 @@ export async function newItemId(
   chosenId: string | null,
 ): Promise<string> {
   if (chosenId !== null) return chosenId;
-  if (body.stacId === undefined) return deps.newId();
-  return freeStacItemId(deps.eventStore, requireParentId(body), body.stacId);
+  const { stacId } = body;
+  if (stacId === undefined) return deps.newId();
+  const parentId = requireParentId(body).toLowerCase();
+  const id = await freeStacItemId(deps.eventStore, parentId, stacId);
+  // An item of the name moved in keeps another collection's UUID: the read model knows it.
+  if (await commandContextOf(deps).tree.hasLiveItemNamed(parentId, stacId)) {
+    throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parentId}`);
+  }
+  return id;
 }
 
 /**

@@ -23,6 +23,8 @@ interface LiveItemFields extends LiveFields {
   readonly assets: readonly ItemAsset[];
   /** Assets registered by href, in the order they were added. */
   readonly hrefAssets: readonly HrefAsset[];
+  /** The item's STAC id, when its client named it (docs/stac.md, "Item ids"); set once. */
+  readonly stacId: string | null;
 }
 
 /** An item created with a multipart upload. */
@@ -70,6 +72,7 @@ export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalOb
       requestedParts: null,
       assets: [],
       hrefAssets: [],
+      stacId: event.data.stacId ?? null,
       access: accessOfCreated(event.data),
     };
   }
@@ -91,6 +94,7 @@ export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalOb
       requestedParts: null,
       assets: [],
       hrefAssets: assets,
+      stacId: event.data.stacId ?? null,
       access: accessOfCreated(event.data),
     };
   }

@@ -95,6 +95,14 @@ const rows: Record<string, { row: ItemRow; assets: ItemAsset[] }> = {
     row: { ...base, links: [link('HTTPS://Example.COM/a/../b?q=1'), link('mailto:someone@example.org')] },
     assets: [],
   },
+  'named by its STAC client, with characters its path encodes': {
+    row: { ...base, stac_id: 'S2A scene #1?%20 "quoted" \\ Ω 😀', title: 'Named' },
+    assets: uploaded,
+  },
+  'named, directly under a catalog: its path by UUID': {
+    row: { ...base, stac_id: 'S2A_named', parent_kind: 'catalog' },
+    assets: [],
+  },
   'texts needing escapes': {
     row: { ...base, title: 'Quote " backslash \\ tab \t newline \n and é ✓ 😀', description: '\\u0001' },
     assets: [],
@@ -125,6 +133,18 @@ describe('the stored STAC JSON of an item', () => {
     const text = storedStacItemText(base, uploaded);
     expect(text).not.toContain('http://');
     expect(text.split('\u0001')).toHaveLength(1 + 3 + 1 + uploaded.length);
+  });
+
+  it("answers a named item's STAC id as its id and, encoded, in its path", () => {
+    const named = { ...base, stac_id: 'scene #1' };
+    const item = JSON.parse(withBaseUrl(storedStacItemText(named, []), 'http://x')) as {
+      id: string;
+      links: { rel: string; href: string }[];
+    };
+    expect(item.id).toBe('scene #1');
+    expect(item.links.find((one) => one.rel === 'self')?.href).toBe(
+      `http://x/api/v1/stac/collections/${collectionId}/items/scene%20%231`,
+    );
   });
 
   it('is not stored when a portal link is relative: it resolves against the base as a URL', () => {
