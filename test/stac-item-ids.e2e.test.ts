@@ -86,6 +86,13 @@ describe('an Item added under an id of its client', () => {
 
     const record = await portalItemNamed(collectionId, stacId);
     expect(record.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // Its STAC JSON leads to its portal record, by the UUID.
+    expect(read.body.links).toContainEqual(
+      expect.objectContaining({
+        rel: 'alternate',
+        href: `${inject('baseUrl')}/api/v1/portal/items/${record.id}`,
+      }),
+    );
     const byUuid = await call<StacItem>('GET', `${itemsOf(collectionId)}/${record.id}`);
     expect(byUuid.status).toBe(200);
     expect(byUuid.body.id).toBe(stacId);
@@ -137,13 +144,20 @@ describe('an Item added under an id of its client', () => {
   });
 
   it('is replaced and patched by its id; a body naming another id is refused', async () => {
+    // Sent back as read (its generated links too), it keeps only the links its client wrote.
+    const asRead = (await call<StacItem>('GET', pathOf(collectionId, stacId))).body;
+    const own = { rel: 'alternate', href: 'https://example.org/scene.html', type: 'text/html' };
     const put = await call<StacItem>('PUT', pathOf(collectionId, stacId), {
-      body: item(stacId, { 'eo:cloud_cover': 12 }),
+      body: { ...item(stacId, { 'eo:cloud_cover': 12 }), links: [...asRead.links, own] },
     });
     await expectCommand(put, 200, 'replace named item');
     expect(put.headers.get('location')).toBe(`${inject('baseUrl')}${pathOf(collectionId, stacId)}`);
     expect(put.body.id).toBe(stacId);
     expect(put.body.properties['eo:cloud_cover']).toBe(12);
+    expect(put.body.links.filter((link) => link.rel === 'alternate').map((link) => link.href)).toEqual([
+      asRead.links.find((link) => link.rel === 'alternate')?.href,
+      own.href,
+    ]);
     const patched = await call<StacItem>('PATCH', pathOf(collectionId, stacId), {
       body: { properties: { 'eo:cloud_cover': 13 } },
     });

@@ -56,7 +56,7 @@ function assetsOf(row: ItemRow, assets: readonly ItemAsset[], baseUrl: string): 
     let key = base;
     for (let n = 2; key in result; n += 1) key = `${base}-${n}`;
     result[key] = {
-      href: `${baseUrl}/api/v1/portal/items/${asset.item_id}/assets/${asset.id}`,
+      href: `${portalItemUrl(asset.item_id, baseUrl)}/assets/${asset.id}`,
       ...(asset.content_type !== null && { type: asset.content_type }),
       ...(asset.file_name !== null && { title: asset.file_name }),
       roles: ['data'],
@@ -95,6 +95,11 @@ function footprintOf(row: ItemRow): Pick<StacItem, 'geometry' | 'bbox'> {
 /** A link of the portal object's own `links`, with its href made absolute. */
 export function portalLink(link: Link, baseUrl: string) {
   return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
+}
+
+/** The portal API's record of an object. */
+export function portalItemUrl(id: string, baseUrl: string): string {
+  return `${baseUrl}/api/v1/portal/items/${id}`;
 }
 
 /** An item's STAC `id`: the one its client gave it, else its UUID. */
@@ -152,6 +157,8 @@ export function stacItem(
       ...(collectionId === null
         ? []
         : [{ rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE }]),
+      // The portal's record of the item, by its UUID: its history, audit, shares and moves start there.
+      { rel: 'alternate', href: portalItemUrl(row.id, baseUrl), type: JSON_TYPE, title: 'The portal item' },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
     assets: assetsOf(row, assets, baseUrl),

@@ -36,8 +36,9 @@ export function storedStacItemText(row: ItemRow, assets: readonly ItemAsset[]): 
     placed += 1;
     return BASE_URL_PLACEHOLDER;
   });
-  // The base goes into self, root and parent, the collection link, and each uploaded asset's href.
-  const expected = 3 + (item.collection === undefined ? 0 : 1) + assets.length;
+  // The base goes into self, root, parent and the portal item's link, the collection link, and each
+  // uploaded asset's href.
+  const expected = 4 + (item.collection === undefined ? 0 : 1) + assets.length;
   return placed === expected ? text : UNSTORABLE_ITEM;
 }
 

@@ -132,7 +132,7 @@ describe('the stored STAC JSON of an item', () => {
   it('holds the base URL only as the placeholder, which nothing else in JSON text can be', () => {
     const text = storedStacItemText(base, uploaded);
     expect(text).not.toContain('http://');
-    expect(text.split('\u0001')).toHaveLength(1 + 3 + 1 + uploaded.length);
+    expect(text.split('\u0001')).toHaveLength(1 + 4 + 1 + uploaded.length);
   });
 
   it("answers a named item's STAC id as its id and, encoded, in its path", () => {

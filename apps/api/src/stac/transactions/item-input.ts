@@ -6,6 +6,14 @@ import { parseInput } from '../../http/validate.js';
 /** Links the STAC API writes itself on every item; a client's copy of them is not kept. */
 const GENERATED_RELS = new Set(['self', 'root', 'parent', 'collection', 'items']);
 
+/** The item's `alternate` link to its portal record, which the STAC API writes too (a client's own stay). */
+const PORTAL_RECORD =
+  /\/api\/v1\/portal\/items\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isGenerated(link: { readonly rel: string; readonly href: string }): boolean {
+  return GENERATED_RELS.has(link.rel) || (link.rel === 'alternate' && PORTAL_RECORD.test(link.href));
+}
+
 /** The STAC fields of `properties` that are the item's own columns (or the portal's) rather than free-form. */
 const OWN_PROPERTIES = ['title', 'description', 'datetime', 'start_datetime', 'end_datetime'] as const;
 const PORTAL_PROPERTIES = ['created', 'updated'] as const;
@@ -42,7 +50,7 @@ export function clientItemUuid(item: StacItemInput): string | null {
  * leaves optional is filled from them.
  */
 export function portalLinksOf(links: NonNullable<StacItemInput['links']>) {
-  return links.filter((link) => !GENERATED_RELS.has(link.rel)).map(portalLinkOf);
+  return links.filter((link) => !isGenerated(link)).map(portalLinkOf);
 }
 
 function portalLinkOf(link: NonNullable<StacItemInput['links']>[number]) {
