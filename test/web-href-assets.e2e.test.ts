@@ -14,6 +14,7 @@ describe('web explorer: assets registered by href', () => {
   const tag = randomBytes(4).toString('hex');
   const collectionTitle = `Href archive ${tag}`;
   const itemTitle = `Scene by href ${tag}`;
+  const stacId = `S2A_href_${tag}`;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -27,6 +28,7 @@ describe('web explorer: assets registered by href', () => {
         visibility: 'public',
         links: [],
         parentId: collectionId,
+        stacId,
         assets: {
           visual: {
             href: 'https://data.example.org/scenes/visual.tif',
@@ -54,6 +56,8 @@ describe('web explorer: assets registered by href', () => {
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await page.getByTestId('download').count()).toBe(0);
     expect(await page.getByTestId('assets').textContent()).not.toMatch(/NaN|undefined/);
+    // Named by its STAC client: the name its STAC path and id carry.
+    expect(await page.getByTestId('stac-id').textContent()).toBe(stacId);
     await screenshot(page, 'item-href-assets');
   });
 });

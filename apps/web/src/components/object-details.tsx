@@ -81,6 +81,7 @@ export function ObjectDetails(props: {
         <Row label="Status" value={record.status} testId="details-status" />
         <Row label="Why" value={record.statusMessage ?? null} />
         <Row label="Slug" value={record.slug} />
+        <Row label="STAC id" value={record.stacId} testId="stac-id" />
         <Row label="Revision" value={String(record.revision)} testId="revision" />
         <Row label="Created" value={new Date(record.createdAt).toLocaleString()} />
         <Row label="Updated" value={new Date(record.updatedAt).toLocaleString()} />
