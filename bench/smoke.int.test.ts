@@ -294,6 +294,12 @@ const smokes: readonly Smoke[] = [
           view: "aggregation by month, one collection's items",
           http: expect.objectContaining({ failed: 0 }) as unknown,
         }),
+        // Scenes by the names their generator gave them (the seeded ItemUploadStarted's stacId).
+        expect.objectContaining({
+          view: 'ids: 10 scenes by STAC id',
+          http: expect.objectContaining({ failed: 0 }) as unknown,
+          sql: expect.objectContaining({ failed: 0 }) as unknown,
+        }),
       ]) as unknown,
     },
   },

@@ -35,7 +35,12 @@ export interface SceneTargets {
   readonly collectionIds: readonly string[];
   /** 5°×5° boxes around the first clusters, where scenes are dense: a search's area of interest. */
   readonly boxes: readonly (readonly [number, number, number, number])[];
+  /** STAC ids of scenes spread over the archive (one in `NAME_SAMPLE_EVERY`): what `ids` asks for. */
+  readonly names: readonly string[];
 }
+
+/** Every this many scenes, one's name is kept for the `ids` searches. */
+const NAME_SAMPLE_EVERY = 997;
 
 /**
  * The history of a satellite archive, deterministic per seed: `collections` root-level collections and
@@ -47,6 +52,7 @@ export class SceneGenerator {
   private readonly random: SeededRandom;
   private readonly centres: readonly (readonly [number, number])[];
   private readonly collectionIds: string[] = [];
+  private readonly names: string[] = [];
   private clock = Date.parse('2026-01-05T08:00:00Z');
   readonly counts = new Map<string, number>();
 
@@ -62,7 +68,7 @@ export class SceneGenerator {
     const boxes = this.centres
       .slice(0, 20)
       .map(([x, y]) => [x - 2.5, Math.max(-90, y - 2.5), x + 2.5, Math.min(90, y + 2.5)] as const);
-    return { collectionIds: this.collectionIds, boxes };
+    return { collectionIds: this.collectionIds, boxes, names: this.names };
   }
 
   *events(): Generator<SeedEvent> {
@@ -115,6 +121,11 @@ export class SceneGenerator {
     const fileName = `scene-${index}.tif`;
     const size = 100 * MIB + this.random.int(900) * MIB;
     const key = `items/${id}/${fileName}`;
+    // Named as missions name scenes (docs/stac.md, "Item ids"): its time and a tile of its own. Drawing
+    // nothing from the random source, it leaves the archive of a seed as it was.
+    const acquiredAt = new Date(acquired).toISOString().slice(0, 19).replace(/[-:]/g, '');
+    const stacId = `SCENE_${acquiredAt}_T${index.toString(36).toUpperCase().padStart(5, '0')}`;
+    if (index % NAME_SAMPLE_EVERY === 0) this.names.push(stacId);
     yield this.row('item', id, 0, {
       type: 'ItemUploadStarted',
       data: {
@@ -146,6 +157,7 @@ export class SceneGenerator {
           contentType: 'image/tiff; application=geotiff',
           expiresAt: new Date(this.clock + 7 * DAY_MS).toISOString(),
         },
+        stacId,
         ...BENCH_ACCESS,
       },
     });

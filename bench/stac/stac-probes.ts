@@ -209,6 +209,11 @@ export function stacViews(options: {
       path: `${STAC}/collections/${at(targets.collectionIds, sequence)}/items`,
       query: { limit },
     })),
+    view('ids: 10 scenes by STAC id', reach, (sequence) =>
+      search({
+        ids: Array.from({ length: 10 }, (_, n) => at(targets.names, sequence * 10 + n)).join(','),
+      }),
+    ),
     {
       name: "aggregation by month, one collection's items",
       http: httpProbe(baseUrl, aggregateByMonth, options.client, 'AggregationCollection'),
