@@ -40,60 +40,38 @@ export function decideItem(command: ItemCommand, state: PortalObjectState): Item
   }
 }
 
-function createItem({ data }: CreateItem, state: PortalObjectState): ItemEvent[] {
+/**
+ * What both item creates record, once the item may be created there: absent until now, placed under a
+ * collection or catalog; its name (when its STAC client gave one) and the access it starts with.
+ */
+function createdItemFields(data: CreateItem['data'] | RegisterItem['data'], state: PortalObjectState) {
   if (state.status !== 'absent') {
     throw new DomainError('ALREADY_EXISTS', `${state.kind} ${data.id} already exists`);
   }
   checkPlacement({ id: data.id, kind: 'item', parent: data.parent, subtreeHeight: 0 });
   // checkPlacement refused the root level: an item always has a parent.
   if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
-  const parentId = data.parent.id;
-  const { id, title, description, links, metadata, upload, stacId } = data;
-  const access = createdAccess(data.access, data.parent);
-  return [
-    {
-      type: 'ItemUploadStarted',
-      data: {
-        id,
-        title,
-        description,
-        parentId,
-        links,
-        metadata,
-        upload,
-        ...(stacId !== null && { stacId }),
-        ...access,
-      },
-    },
-  ];
+  const { id, title, description, links, metadata, stacId } = data;
+  return {
+    id,
+    title,
+    description,
+    parentId: data.parent.id,
+    links,
+    metadata,
+    ...(stacId !== null && { stacId }),
+    ...createdAccess(data.access, data.parent),
+  };
+}
+
+function createItem({ data }: CreateItem, state: PortalObjectState): ItemEvent[] {
+  return [{ type: 'ItemUploadStarted', data: { ...createdItemFields(data, state), upload: data.upload } }];
 }
 
 function registerItem({ data }: RegisterItem, state: PortalObjectState): ItemEvent[] {
-  if (state.status !== 'absent') {
-    throw new DomainError('ALREADY_EXISTS', `${state.kind} ${data.id} already exists`);
-  }
-  checkPlacement({ id: data.id, kind: 'item', parent: data.parent, subtreeHeight: 0 });
-  if (data.parent === null) throw new Error('checkPlacement accepted an item at root level');
+  const fields = createdItemFields(data, state);
   checkHrefAssets(data.id, data.assets);
-  const { id, title, description, links, metadata, assets, stacId } = data;
-  const access = createdAccess(data.access, data.parent);
-  const parentId = data.parent.id;
-  return [
-    {
-      type: 'ItemRegistered',
-      data: {
-        id,
-        title,
-        description,
-        parentId,
-        links,
-        metadata,
-        assets,
-        ...(stacId !== null && { stacId }),
-        ...access,
-      },
-    },
-  ];
+  return [{ type: 'ItemRegistered', data: { ...fields, assets: data.assets } }];
 }
 
 function requestCompletion({ data }: RequestUploadCompletion, state: PortalObjectState): ItemEvent[] {

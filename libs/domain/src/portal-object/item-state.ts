@@ -1,6 +1,8 @@
 import type {
   ItemAsset,
   ItemEvent,
+  ItemRegistered,
+  ItemUploadStarted,
   ItemMetadata,
   UploadedPart,
   UploadPlan,
@@ -52,51 +54,35 @@ export function noUpload(id: string): DomainError {
   return new DomainError('INVALID_STATE', `item ${id} has no upload: its assets are registered by href`);
 }
 
+/** A new item's state from its create event: what an uploaded and a registered item have alike. */
+function createdItem(event: ItemUploadStarted | ItemRegistered) {
+  const { id, title, description, parentId, links, metadata, stacId } = event.data;
+  return {
+    status: 'live',
+    kind: 'item',
+    id,
+    title,
+    description,
+    parentId,
+    links,
+    metadata,
+    statusMessage: null,
+    requestedParts: null,
+    assets: [],
+    stacId: stacId ?? null,
+    access: accessOfCreated(event.data),
+  } as const;
+}
+
 /** The item events' half of `evolve`; like it, never throws and ignores what cannot apply. */
 export function evolveItem(state: PortalObjectState, event: ItemEvent): PortalObjectState {
   if (event.type === 'ItemUploadStarted') {
     if (state.status !== 'absent') return state;
-    const { id, title, description, parentId, links, metadata, upload } = event.data;
-    return {
-      status: 'live',
-      kind: 'item',
-      id,
-      title,
-      description,
-      parentId,
-      links,
-      metadata,
-      upload,
-      uploadStatus: 'uploading',
-      statusMessage: null,
-      requestedParts: null,
-      assets: [],
-      hrefAssets: [],
-      stacId: event.data.stacId ?? null,
-      access: accessOfCreated(event.data),
-    };
+    return { ...createdItem(event), upload: event.data.upload, uploadStatus: 'uploading', hrefAssets: [] };
   }
   if (event.type === 'ItemRegistered') {
     if (state.status !== 'absent') return state;
-    const { id, title, description, parentId, links, metadata, assets } = event.data;
-    return {
-      status: 'live',
-      kind: 'item',
-      id,
-      title,
-      description,
-      parentId,
-      links,
-      metadata,
-      upload: null,
-      uploadStatus: 'ready',
-      statusMessage: null,
-      requestedParts: null,
-      assets: [],
-      hrefAssets: assets,
-      stacId: event.data.stacId ?? null,
-      access: accessOfCreated(event.data),
-    };
+    return { ...createdItem(event), upload: null, uploadStatus: 'ready', hrefAssets: event.data.assets };
   }
   if (state.status === 'deleted') {
     // The one fact that still matters after a delete: the upload left open was aborted.
