@@ -63,13 +63,21 @@ describe('npm run ingest loads a directory of STAC-like records', () => {
       JSON.stringify({ type: 'Feature', id: 'broken', properties: { datetime: 'yesterday' }, links: [] }),
     );
 
+    // A static catalog's root: not an item nor a collection, so not loaded, and said so.
+    await writeFile(
+      join(directory, 'catalog.json'),
+      JSON.stringify({ type: 'Catalog', id: 'root', description: 'x', links: [], stac_version: '1.0.0' }),
+    );
+
     const first = await ingest([directory, '--parent', parentId]);
     expect(first.code).toBe(1);
-    expect(first.stderr).toContain('4 applied, 1 failed of 5');
+    expect(first.stderr).toContain('4 applied, 2 failed of 6');
     expect(first.stderr).toMatch(/items\/broken\.json: 400 .*datetime/);
-    expect(first.stderr).toMatch(/5\/5 \(100\.0%\) \d+\/s ETA/);
+    expect(first.stderr).toMatch(/catalog\.json: 400 invalid command: type: must be one of/);
+    expect(first.stderr).toMatch(/6\/6 \(100\.0%\) \d+\/s ETA/);
 
     await rm(join(directory, 'items', 'broken.json'));
+    await rm(join(directory, 'catalog.json'));
     const second = await ingest([directory, '--parent', parentId]);
     expect(second.code).toBe(0);
     expect(second.stderr).toContain('4 applied, 0 failed of 4');

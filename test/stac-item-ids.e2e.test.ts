@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { useSignedInCaller } from './support/auth.js';
-import { call, createCollection, expectCommand } from './support/http.js';
+import { call, createCollection, expectCommand, waitForPosition } from './support/http.js';
+import { postNdjson } from './support/ndjson.js';
 
 /**
  * Items named by their STAC client (docs/stac.md, "Item ids"): an Item added with an id that is not a
@@ -298,5 +299,26 @@ describe('the portal API names items too', () => {
     const uuid = await create({ stacId: randomUUID(), assets: {} });
     expect(uuid.status).toBe(400);
     expect(uuid.body.message).toMatch(/stacId: must be a name, not a UUID/);
+  });
+
+  it('creates one of two bulk lines naming one item alike, and refuses the other with 409', async () => {
+    const line = (title: string) =>
+      JSON.stringify({
+        type: 'createItem',
+        body: { title, links: [], parentId: collectionId, stacId: 'bulk_twice', assets: {} },
+      });
+    const other = JSON.stringify({
+      type: 'createItem',
+      body: { title: 'Bulk other', links: [], parentId: collectionId, stacId: 'bulk_other', assets: {} },
+    });
+    const answer = await postNdjson([line('Bulk first'), other, line('Bulk second')]);
+    expect(answer.status).toBe(200);
+    const results = answer.lines.filter((result) => 'line' in result);
+    expect(results.map((result) => result['status'])).toEqual([201, 201, 409]);
+    expect(results[2]?.['message']).toMatch(/earlier command of this request/);
+    const summary = answer.lines.find((result) => result['done'] === true);
+    if (typeof summary?.['position'] === 'string') await waitForPosition(summary['position']);
+    const read = await call<StacItem>('GET', pathOf(collectionId, 'bulk_twice'));
+    expect(read.body.properties['title']).toBe('Bulk first');
   });
 });

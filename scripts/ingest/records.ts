@@ -69,44 +69,69 @@ function selfHref(record: Json): string | null {
 }
 
 /**
- * A STAC Item's assets, registered by href as they are, a relative href resolved against the record's
- * absolute `self` link. Without one it is sent as it is, and the service refuses the record naming it:
- * a portal asset's href must say where the file is.
+ * An href as the record means it: a relative one resolved against the record's absolute `self` link.
+ * Without one it stays as it is, and the service refuses an asset naming it (a portal asset's href must
+ * say where the file is).
  */
+function resolved(href: unknown, base: string | null): unknown {
+  return base === null || typeof href !== 'string' || URL.canParse(href)
+    ? href
+    : new URL(href, base).toString();
+}
+
+/** A STAC Item's assets, registered by href as they are (hrefs resolved); what is not an object, as sent. */
 function assetsOf(record: Json): Json {
   const assets = record['assets'];
   if (typeof assets !== 'object' || assets === null || Array.isArray(assets)) return {};
   const base = selfHref(record);
   return Object.fromEntries(
-    Object.entries(assets as Record<string, Json>).map(([key, asset]) => {
-      const href = asset['href'];
-      if (base === null || typeof href !== 'string' || URL.canParse(href)) return [key, asset];
-      return [key, { ...asset, href: new URL(href, base).toString() }];
+    Object.entries(assets as Record<string, unknown>).map(([key, asset]) => {
+      if (typeof asset !== 'object' || asset === null || Array.isArray(asset)) return [key, asset];
+      const { href } = asset as Json;
+      return [key, { ...asset, href: resolved(href, base) }];
     }),
   );
 }
 
 /**
- * A STAC-like record as a command: a Feature (STAC Item) becomes an item under `parentId` registered by
- * href (its assets, ready at once: nothing is uploaded), named by its `id` (the item's STAC id, unless it
- * is a UUID, which the portal does not take from its own API), with its geometry, bbox, datetimes,
- * keywords as tags and the rest of its properties; a Collection becomes a collection (under `parentId`,
- * or at the root level). Links keep `href`, `rel`, `type` and `title`.
+ * The links of a static catalog's structure (where the record sat among the files): the portal writes
+ * its own; kept, a served item would have two `self` links, one pointing into the source's files.
+ */
+const STRUCTURE_RELS = new Set(['self', 'root', 'parent', 'collection', 'child', 'item', 'items']);
+
+/** The record's own links as portal links, hrefs resolved against its `self` link. */
+function linksOf(record: Json): Json[] {
+  if (!Array.isArray(record['links'])) return [];
+  const base = selfHref(record);
+  return (record['links'] as unknown[])
+    .filter((link): link is Json => typeof link === 'object' && link !== null)
+    .filter((link) => typeof link['href'] === 'string' && typeof link['rel'] === 'string')
+    .filter((link) => !STRUCTURE_RELS.has(String(link['rel'])))
+    .map((link) => ({
+      href: resolved(link['href'], base),
+      rel: link['rel'],
+      title: text(link['title'], String(link['rel'])),
+      type: text(link['type'], 'application/json'),
+      targetType: 'web',
+      linkJson: {},
+    }));
+}
+
+/**
+ * A STAC-like record as a command: a Feature (STAC Item; a record without `type` is taken for one)
+ * becomes an item under `parentId` registered by href (its assets, ready at once: nothing is uploaded),
+ * named by its `id` (the item's STAC id, unless it is a UUID, which the portal does not take from its
+ * own API), with its geometry, bbox, datetimes, keywords as tags and the rest of its properties; a
+ * Collection becomes a collection (under `parentId`, or at the root level). Links keep `href`, `rel`,
+ * `type` and `title`, but a static catalog's structure (`self`, `root`, `parent`, …). Any other type (a
+ * `catalog.json`) is a line the service refuses, so the summary names the file.
  */
 export function commandOfRecord(record: Json, parentId: string | null, fileName: string): Json {
   const properties = (record['properties'] ?? {}) as Json;
-  const links = Array.isArray(record['links'])
-    ? (record['links'] as Json[])
-        .filter((link) => typeof link['href'] === 'string' && typeof link['rel'] === 'string')
-        .map((link) => ({
-          href: link['href'],
-          rel: link['rel'],
-          title: text(link['title'], String(link['rel'])),
-          type: text(link['type'], 'application/json'),
-          targetType: 'web',
-          linkJson: {},
-        }))
-    : [];
+  const links = linksOf(record);
+  if (record['type'] !== undefined && record['type'] !== 'Feature' && record['type'] !== 'Collection') {
+    return { type: 'notLoaded', recordType: record['type'], file: fileName };
+  }
   if (record['type'] === 'Collection') {
     return {
       type: 'createCollection',

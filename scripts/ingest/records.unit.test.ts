@@ -53,4 +53,37 @@ describe('a STAC Item record as a command', () => {
     expect(body['stacId']).toBeUndefined();
     expect(body['assets']).toEqual({});
   });
+
+  it("drops a static catalog's structure links and resolves the record's own relative links", () => {
+    const body = commandOfRecord(
+      feature({
+        id: 'x',
+        links: [
+          { rel: 'self', href: 'https://example.org/c/x/x.json' },
+          { rel: 'parent', href: '../collection.json' },
+          { rel: 'root', href: '../../catalog.json' },
+          { rel: 'collection', href: '../collection.json' },
+          { rel: 'license', href: '../LICENSE', title: 'Licence', type: 'text/plain' },
+        ],
+      }),
+      parentId,
+      'x',
+    )['body'] as { links: { rel: string; href: string }[] };
+    expect(body.links.map((link) => [link.rel, link.href])).toEqual([
+      ['license', 'https://example.org/c/LICENSE'],
+    ]);
+  });
+
+  it('sends an asset that is not an object as it is, for the service to refuse naming it', () => {
+    const body = commandOfRecord(feature({ id: 'x', assets: { data: null } }), parentId, 'x')['body'];
+    expect((body as { assets: unknown }).assets).toEqual({ data: null });
+  });
+
+  it('sends a record of another type (a catalog.json) as a line the service refuses', () => {
+    expect(commandOfRecord({ type: 'Catalog', id: 'root', links: [] }, parentId, 'catalog')).toEqual({
+      type: 'notLoaded',
+      recordType: 'Catalog',
+      file: 'catalog',
+    });
+  });
 });

@@ -111,7 +111,7 @@ async function requireNameFree(
   const { state } = object;
   if (state.status !== 'live' || state.kind !== 'item' || state.stacId === null || toParentId === null)
     return;
-  if (await context.tree.hasLiveItemNamed(toParentId, state.stacId)) {
+  if ((await context.tree.liveItemsNamed(toParentId, state.stacId)).length > 0) {
     throw new DomainError(
       'ALREADY_EXISTS',
       `item ${state.stacId} is already in ${toParentId}: an item named as it cannot move there`,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, portalObjectDecider, streamIdOf, type EventStore } from '@portal/domain';
+import type { CommandContext } from './command-context.js';
 import { loadStream } from './handler/load-stream.js';
 
 // A STAC client names its items itself (`S2A_47XNF_20230423_0_L2A`), unique within a collection; the
@@ -30,27 +31,48 @@ export function stacItemUuid(parentId: string, stacId: string, generation: numbe
   return uuidV5(parentId, generation === 1 ? stacId : `${stacId}\n${generation}`);
 }
 
+/** Whether the item of `id` is, in the event store, a live item of the parent holding the name. */
+async function holdsName(store: EventStore, id: string, parentId: string, stacId: string): Promise<boolean> {
+  const { state } = await loadStream(store, streamIdOf('item', id), portalObjectDecider);
+  return (
+    state.status === 'live' && state.kind === 'item' && state.stacId === stacId && state.parentId === parentId
+  );
+}
+
 /**
  * The id a new item named `stacId` in the parent gets: the first of its sequence whose stream does not
  * exist. A live item of that name in the parent answers 409; one deleted, or moved away, passes the name
  * on (and so does an item some client created under that UUID by choice, with another name or none).
  * Two creates racing for one free id both try to append its first event, and one is refused there.
  * An item of the name moved in from another collection has a UUID of that collection's sequence: the
- * caller looks for one in the read model (docs/stac.md, "Item ids").
+ * read model names such items, and each is confirmed in the event store (the read model may still show
+ * one deleted or moved away since), so only a name held now answers 409.
  */
-export async function freeStacItemId(store: EventStore, parentId: string, stacId: string): Promise<string> {
+export async function freeStacItemId(
+  context: Pick<CommandContext, 'store' | 'tree'>,
+  parentId: string,
+  stacId: string,
+): Promise<string> {
   const parent = parentId.toLowerCase();
+  const taken = () => new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
+  for (const id of await context.tree.liveItemsNamed(parent, stacId)) {
+    if (await holdsName(context.store, id, parent, stacId)) throw taken();
+  }
   for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
     const id = stacItemUuid(parent, stacId, generation);
-    const { state } = await loadStream(store, streamIdOf('item', id), portalObjectDecider);
+    const { state } = await loadStream(context.store, streamIdOf('item', id), portalObjectDecider);
     if (state.status === 'absent') return id;
-    const named = state.status === 'live' && state.kind === 'item' && state.stacId === stacId;
-    if (named && state.parentId === parent) {
-      throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
+    if (
+      state.status === 'live' &&
+      state.kind === 'item' &&
+      state.stacId === stacId &&
+      state.parentId === parent
+    ) {
+      throw taken();
     }
   }
   throw new DomainError(
     'ALREADY_EXISTS',
-    `item ${stacId} was created in ${parentId} ${MAX_STAC_ID_GENERATIONS} times already; give the new one another id`,
+    `item ${stacId} was created in ${parent} ${MAX_STAC_ID_GENERATIONS} times already; give the new one another id`,
   );
 }

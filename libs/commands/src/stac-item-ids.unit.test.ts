@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   DomainError,
   eventMetadata,
@@ -9,6 +9,7 @@ import {
   type PortalObjectEvent,
 } from '@portal/domain';
 import { InMemoryEventStore } from '@portal/eventstore';
+import { ReferenceTree } from '../test/reference-tree.js';
 import { freeStacItemId, stacItemUuid, uuidV5 } from './stac-item-ids.js';
 
 const metadata = eventMetadata({
@@ -68,20 +69,43 @@ describe('uuidV5', () => {
   });
 });
 
+/** A store with the reference tree over it: the read model's facts as of the last `settle`. */
+let tree: ReferenceTree | null = null;
+afterEach(async () => {
+  await tree?.close();
+  tree = null;
+});
+
+function world() {
+  const store = new InMemoryEventStore();
+  const facts = new ReferenceTree(store);
+  tree = facts;
+  const context = { store, tree: facts };
+  return {
+    store,
+    settle: () => facts.awaitCommitted(),
+    free: (parent: string, name: string) => freeStacItemId(context, parent, name),
+  };
+}
+
+async function refusalOf(run: Promise<unknown>): Promise<string> {
+  const error = await run.then(() => null).catch((caught: unknown) => caught);
+  return error instanceof DomainError ? error.code : 'ok';
+}
+
 describe('freeStacItemId', () => {
   it('gives the first generation, then refuses while it is live in the parent', async () => {
-    const store = new InMemoryEventStore();
+    const { store, settle, free } = world();
     const parent = randomUUID();
-    const first = await freeStacItemId(store, parent, 'scene');
+    await settle();
+    const first = await free(parent, 'scene');
     expect(first).toBe(stacItemUuid(parent, 'scene', 1));
     await append(store, first, registered(first, parent, 'scene'));
-    const refused = await freeStacItemId(store, parent, 'scene').catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DomainError);
-    expect((refused as DomainError).code).toBe('ALREADY_EXISTS');
+    expect(await refusalOf(free(parent, 'scene'))).toBe('ALREADY_EXISTS');
   });
 
   it('passes the name on past an item deleted, and past one moved to another parent', async () => {
-    const store = new InMemoryEventStore();
+    const { store, settle, free } = world();
     const parent = randomUUID();
     const first = stacItemUuid(parent, 'scene', 1);
     await append(store, first, registered(first, parent, 'scene'));
@@ -89,23 +113,57 @@ describe('freeStacItemId', () => {
       type: 'PortalObjectDeleted',
       data: { id: first, kind: 'item', recursive: false },
     });
-    const second = await freeStacItemId(store, parent, 'scene');
+    await settle();
+    const second = await free(parent, 'scene');
     expect(second).toBe(stacItemUuid(parent, 'scene', 2));
     await append(store, second, registered(second, parent, 'scene'));
     await append(store, second, {
       type: 'PortalObjectMoved',
       data: { id: second, kind: 'item', fromParentId: parent, toParentId: randomUUID() },
     });
-    expect(await freeStacItemId(store, parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
+    await settle();
+    expect(await free(parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
   });
 
   it('passes over an item some client created under a UUID of the sequence with no name or another', async () => {
-    const store = new InMemoryEventStore();
+    const { store, settle, free } = world();
     const parent = randomUUID();
     const first = stacItemUuid(parent, 'scene', 1);
     const second = stacItemUuid(parent, 'scene', 2);
     await append(store, first, registered(first, parent));
     await append(store, second, registered(second, parent, 'other'));
-    expect(await freeStacItemId(store, parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
+    await settle();
+    expect(await free(parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 3));
+  });
+
+  it("refuses a name an item moved in holds, under its first parent's UUID", async () => {
+    const { store, settle, free } = world();
+    const [parent, elsewhere] = [randomUUID(), randomUUID()];
+    const moved = stacItemUuid(elsewhere, 'scene', 1);
+    await append(store, moved, registered(moved, elsewhere, 'scene'));
+    await append(store, moved, {
+      type: 'PortalObjectMoved',
+      data: { id: moved, kind: 'item', fromParentId: elsewhere, toParentId: parent },
+    });
+    await settle();
+    expect(await refusalOf(free(parent, 'scene'))).toBe('ALREADY_EXISTS');
+  });
+
+  it('gives the name when the read model still shows an item of it that the event store has deleted', async () => {
+    const { store, settle, free } = world();
+    const [parent, elsewhere] = [randomUUID(), randomUUID()];
+    const moved = stacItemUuid(elsewhere, 'scene', 1);
+    await append(store, moved, registered(moved, elsewhere, 'scene'));
+    await append(store, moved, {
+      type: 'PortalObjectMoved',
+      data: { id: moved, kind: 'item', fromParentId: elsewhere, toParentId: parent },
+    });
+    await settle();
+    // The facts stay as of the settle: the delete below is not in them yet.
+    await append(store, moved, {
+      type: 'PortalObjectDeleted',
+      data: { id: moved, kind: 'item', recursive: false },
+    });
+    expect(await free(parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 1));
   });
 });

@@ -18,6 +18,9 @@ export interface TreeFacts {
   subtreeHasObjectNotEditableBy(id: string, principals: readonly string[]): Promise<boolean>;
   /** Whether some live object below `id` was created by someone other than `userId`. */
   subtreeHasObjectNotCreatedBy(id: string, userId: string): Promise<boolean>;
-  /** Whether a live item directly below `parentId` holds the STAC name (docs/stac.md, "Item ids"). */
-  hasLiveItemNamed(parentId: string, stacId: string): Promise<boolean>;
+  /**
+   * The live items directly below `parentId` holding the STAC name (docs/stac.md, "Item ids"): none or
+   * one, a few when moves brought more together.
+   */
+  liveItemsNamed(parentId: string, stacId: string): Promise<readonly string[]>;
 }

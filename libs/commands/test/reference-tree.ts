@@ -85,15 +85,17 @@ export class ReferenceTree implements TreeFacts {
     return Promise.resolve(this.liveBelow(id).some((node) => node.state.access.createdBy !== userId));
   }
 
-  hasLiveItemNamed(parentId: string, stacId: string): Promise<boolean> {
+  liveItemsNamed(parentId: string, stacId: string): Promise<readonly string[]> {
     return Promise.resolve(
-      this.live().some(
-        ({ state }) =>
-          state.status === 'live' &&
-          state.kind === 'item' &&
-          state.parentId === parentId &&
-          state.stacId === stacId,
-      ),
+      this.live()
+        .filter(
+          ({ state }) =>
+            state.status === 'live' &&
+            state.kind === 'item' &&
+            state.parentId === parentId &&
+            state.stacId === stacId,
+        )
+        .map((node) => node.id),
     );
   }
 

@@ -18,7 +18,13 @@ export const stacItemIdSchema = z
   .string({ error: expected('a string') })
   .min(1, { error: 'must not be empty' })
   .max(MAX_STAC_ITEM_ID_LENGTH, { error: `must be at most ${MAX_STAC_ITEM_ID_LENGTH} characters` })
-  .regex(/^[^/\p{Cc}\p{Cs}]*$/u, { error: 'must hold no /, no control character and no lone surrogate' })
+  // Escapes rather than `\p{Cc}`: the pattern goes into the OpenAPI document, whose readers do not all
+  // know Unicode property classes. With the `u` flag a surrogate pair is one character, so the
+  // surrogate range refuses lone halves only, as a JSON Schema validator reading code points does.
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+  .regex(/^[^/\u0000-\u001f\u007f-\u009f\ud800-\udfff]*$/u, {
+    error: 'must hold no /, no control character and no lone surrogate',
+  })
   .refine((name) => name !== '.' && name !== '..', { error: 'must not be . or ..' })
   .refine((name) => name.trim() === name, { error: 'must not start or end with a space' })
   .meta({

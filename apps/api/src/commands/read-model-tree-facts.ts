@@ -53,15 +53,16 @@ export class ReadModelTreeFacts implements TreeFacts {
     return this.anyLiveBelow('not_created_by', 'created_by IS DISTINCT FROM $2::uuid', [id, userId]);
   }
 
-  async hasLiveItemNamed(parentId: string, stacId: string): Promise<boolean> {
-    const result = await this.deps.pool.query<{ found: boolean }>({
-      name: 'tree_facts_live_item_named',
+  async liveItemsNamed(parentId: string, stacId: string): Promise<readonly string[]> {
+    const result = await this.deps.pool.query<{ id: string }>({
+      name: 'tree_facts_live_items_named',
       text: `
-        SELECT EXISTS (SELECT 1 FROM read.portal_objects
-                        WHERE stac_id = $2 AND parent_id = $1 AND deleted_at IS NULL) AS found`,
+        SELECT id FROM read.portal_objects
+         WHERE stac_id = $2 AND parent_id = $1 AND deleted_at IS NULL
+         LIMIT 16`,
       values: [parentId, stacId],
     });
-    return result.rows[0]?.found ?? false;
+    return result.rows.map((row) => row.id);
   }
 
   /** Whether a live object below `$1` meets `condition`: one probe of the ancestor_ids GIN index. */

@@ -143,13 +143,7 @@ export async function newItemId(
   if (chosenId !== null) return chosenId;
   const { stacId } = body;
   if (stacId === undefined) return deps.newId();
-  const parentId = requireParentId(body).toLowerCase();
-  const id = await freeStacItemId(deps.eventStore, parentId, stacId);
-  // An item of the name moved in keeps another collection's UUID: the read model knows it.
-  if (await commandContextOf(deps).tree.hasLiveItemNamed(parentId, stacId)) {
-    throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parentId}`);
-  }
-  return id;
+  return freeStacItemId(commandContextOf(deps), requireParentId(body), stacId);
 }
 
 /**

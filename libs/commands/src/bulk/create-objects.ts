@@ -82,7 +82,20 @@ export async function createObjects<Made extends { readonly id: string }>(
   const outcomes: CreateOutcome<Made>[] = decided.map((settled) =>
     settled.ok ? { ok: false, error: new Error('not appended') } : settled,
   );
-  const toAppend = decided.flatMap((settled, index) => (settled.ok ? [{ index, ...settled.value }] : []));
+  // Two entries can decide on one stream: items of one STAC name in one parent get one derived id. The
+  // first is appended; the later ones are refused as a single create of that name would be.
+  const toAppend: (Decided<Made> & { readonly index: number })[] = [];
+  const streams = new Set<string>();
+  for (const [index, settled] of decided.entries()) {
+    if (!settled.ok) continue;
+    if (streams.has(settled.value.append.streamId)) {
+      const entry = entries[index] as CreateEntry<Made>;
+      outcomes[index] = { ok: false, error: await refused(entry, settled.value.made, sameObjectTwice()) };
+      continue;
+    }
+    streams.add(settled.value.append.streamId);
+    toAppend.push({ index, ...settled.value });
+  }
   const appended = await appendAll(
     context,
     toAppend.map(({ append }) => append),
@@ -146,6 +159,13 @@ async function decideCreate<Made extends { readonly id: string }>(
       expectedRevision: 'no_stream',
     },
   };
+}
+
+function sameObjectTwice(): DomainError {
+  return new DomainError(
+    'ALREADY_EXISTS',
+    'it exists already: an earlier command of this request creates it (an item of the same stacId in the same parent)',
+  );
 }
 
 /**

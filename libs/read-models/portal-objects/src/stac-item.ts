@@ -97,6 +97,9 @@ export function portalLink(link: Link, baseUrl: string) {
   return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
 }
 
+/** The title of an item's `alternate` link to its portal record. */
+export const PORTAL_ITEM_LINK_TITLE = 'The portal item';
+
 /** The portal API's record of an object. */
 export function portalItemUrl(id: string, baseUrl: string): string {
   return `${baseUrl}/api/v1/portal/items/${id}`;
@@ -158,7 +161,12 @@ export function stacItem(
         ? []
         : [{ rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE }]),
       // The portal's record of the item, by its UUID: its history, audit, shares and moves start there.
-      { rel: 'alternate', href: portalItemUrl(row.id, baseUrl), type: JSON_TYPE, title: 'The portal item' },
+      {
+        rel: 'alternate',
+        href: portalItemUrl(row.id, baseUrl),
+        type: JSON_TYPE,
+        title: PORTAL_ITEM_LINK_TITLE,
+      },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
     assets: assetsOf(row, assets, baseUrl),

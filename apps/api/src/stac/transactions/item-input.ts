@@ -1,5 +1,6 @@
 import { createItemBodySchema, type CreateItemBody, type StacItemInput } from '@portal/contracts';
 import { isUuid } from '@portal/domain';
+import { PORTAL_ITEM_LINK_TITLE } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
 
@@ -10,8 +11,13 @@ const GENERATED_RELS = new Set(['self', 'root', 'parent', 'collection', 'items']
 const PORTAL_RECORD =
   /\/api\/v1\/portal\/items\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function isGenerated(link: { readonly rel: string; readonly href: string }): boolean {
-  return GENERATED_RELS.has(link.rel) || (link.rel === 'alternate' && PORTAL_RECORD.test(link.href));
+function isGenerated(link: {
+  readonly rel: string;
+  readonly href: string;
+  readonly title?: string;
+}): boolean {
+  if (GENERATED_RELS.has(link.rel)) return true;
+  return link.rel === 'alternate' && link.title === PORTAL_ITEM_LINK_TITLE && PORTAL_RECORD.test(link.href);
 }
 
 /** The STAC fields of `properties` that are the item's own columns (or the portal's) rather than free-form. */
