@@ -103,8 +103,8 @@ export async function findVisibleItem(
 
 /**
  * An item of a collection's path: named by the id its STAC client gave it, or by its UUID (docs/stac.md,
- * "Item ids"). Two items of one STAC id can meet in a collection only by a move; the one created
- * first answers, the same one every time.
+ * "Item ids"). Two items of one STAC id can meet in a collection only by a move racing a create (or a
+ * create just after a move not yet projected); the one created first answers, the same one every time.
  */
 function inCollectionCondition(collectionId: string, pathId: string, params: QueryParams): string {
   const inCollection = `o.parent_id = ${params.add(collectionId, 'uuid')}`;

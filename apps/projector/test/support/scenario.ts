@@ -332,12 +332,12 @@ export class PortalScenario {
     const title = this.pick(titles) ?? 'Alpha';
     const metadata = this.itemMetadata();
     const access = this.newAccess(parent);
+    // Half named by a STAC client, some with characters its path segment must encode.
+    const stacId = this.next() < 0.5 ? undefined : this.pick(stacIds);
+    const name = stacId === undefined ? {} : { stacId };
     if (this.next() < 0.4) {
       const assets = this.hrefAssets();
-      // Half named by a STAC client, some with characters its path segment must encode.
-      const stacId = this.next() < 0.5 ? undefined : this.pick(stacIds);
-      const named = { title, parentId: parent.id, metadata, assets, ...access };
-      const registered = itemRegistered(stacId === undefined ? named : { ...named, stacId });
+      const registered = itemRegistered({ title, parentId: parent.id, metadata, assets, ...access, ...name });
       const node = this.nodeWith(access, {
         id: registered.data.id,
         kind: 'item',
@@ -348,7 +348,7 @@ export class PortalScenario {
       });
       return this.emit(node, registered, 'no_stream');
     }
-    const started = itemUploadStarted({ title, parentId: parent.id, metadata, ...access });
+    const started = itemUploadStarted({ title, parentId: parent.id, metadata, ...access, ...name });
     const node = this.nodeWith(access, {
       id: started.data.id,
       kind: 'item',

@@ -9,6 +9,7 @@ import { APP_BASE } from '../lib/routes.js';
 import { useStore } from '../lib/store.js';
 import { boxOfSelection, boxParam, parseBoxParam, type Box, type Invert } from '../map/bbox.js';
 import { mapColorsOf } from '../map/map-colors.js';
+import { portalIdOf } from '../map/portal-id.js';
 import type { MapFeature } from '../map/world-map.js';
 import type { SessionState } from '../session.js';
 
@@ -83,7 +84,9 @@ export function MapPage(props: { readonly session: SessionState }) {
     if (!element || items === null) return;
     let cancelled = false;
     const features: MapFeature[] = items.flatMap((item) =>
-      item.geometry ? [{ id: item.id, geometry: item.geometry as unknown as MapFeature['geometry'] }] : [],
+      item.geometry
+        ? [{ id: portalIdOf(item), geometry: item.geometry as unknown as MapFeature['geometry'] }]
+        : [],
     );
     const draw = async () => {
       const { drawWorld } = await import('../map/world-map.js');
@@ -198,8 +201,8 @@ export function MapPage(props: { readonly session: SessionState }) {
           </p>
           <ul class="map-items">
             {items.map((item) => (
-              <li key={item.id}>
-                <Link href={`${APP_BASE}/nodes/${item.id}`} testId="map-item">
+              <li key={portalIdOf(item)}>
+                <Link href={`${APP_BASE}/nodes/${portalIdOf(item)}`} testId="map-item">
                   {typeof item.properties['title'] === 'string' ? item.properties['title'] : item.id}
                 </Link>
                 {item.bbox ? (

@@ -68,7 +68,8 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
     name: 'itemId',
     in: 'path',
     required: true,
-    description: 'Id of an item (its portal id).',
+    description:
+      "Id of an item: its portal id (a UUID), or in a collection's STAC paths the STAC id its client named it by.",
     schema: stringSchema,
   },
   CatalogId: {

@@ -178,7 +178,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections/{collectionId}/items',
     operationId: 'addStacItems',
     summary: 'Add an Item, or an ItemCollection, to a collection',
-    description: `Each Item is registered by href (its assets kept as sent, no upload) and is \`ready\` at once. \`id\`: a UUID, kept as the item's id (409 when it exists or existed); left out, the portal gives one; any other id answers 400. \`collection\`, if given, must be the path's. \`properties.title\` and \`description\` are the item's title and description, the time fields its time; every other property is kept with its JSON type. One Item answers 201 with its STAC JSON and \`Location\`; an ItemCollection (at most 1,000 Items, all checked before any is created) 201 with the ids, in order. ${transactionNote}`,
+    description: `Each Item is registered by href (its assets kept as sent, no upload) and is \`ready\` at once. \`id\`: a UUID, kept as the item's id (409 when it exists or existed); any other id (1–256 characters, no \`/\`) is the item's STAC name in the collection (409 while a live item there holds it; docs/stac.md, "Item ids"); left out, the portal gives a UUID. \`collection\`, if given, must be the path's. \`properties.title\` and \`description\` are the item's title and description, the time fields its time; every other property is kept with its JSON type. One Item answers 201 with its STAC JSON and \`Location\`; an ItemCollection (at most 1,000 Items, all checked before any is created) 201 with the ids, in order. ${transactionNote}`,
     tag: 'stac',
     pathParameters: ['CollectionId'],
     headers: ['Prefer'],

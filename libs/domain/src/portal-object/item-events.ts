@@ -72,8 +72,9 @@ export interface ItemRegistered {
     readonly metadata: ItemMetadata;
     readonly assets: readonly HrefAsset[];
     /**
-     * The id a STAC client gave the item, when it is not a UUID (docs/stac.md, "Item ids"): the item's
-     * STAC `id` and the last segment of its STAC path. Set once; absent on items named by their UUID.
+     * The item's STAC name, when its client gave one (a STAC transaction's `id` that is not a UUID, or
+     * the portal API's `stacId`: docs/stac.md, "Item ids"): the item's STAC `id` and the last segment of
+     * its STAC path. Set once; absent on items named by their UUID.
      */
     readonly stacId?: string;
   } & CreatedAccess;

@@ -145,6 +145,14 @@ describe('the stored STAC JSON of an item', () => {
     expect(item.links.find((one) => one.rel === 'self')?.href).toBe(
       `http://x/api/v1/stac/collections/${collectionId}/items/scene%20%231`,
     );
+    // Directly under a catalog, its path is by UUID, the one id unique across every catalog.
+    const underCatalog = JSON.parse(
+      withBaseUrl(storedStacItemText({ ...named, parent_kind: 'catalog' }, []), 'http://x'),
+    ) as { id: string; links: { rel: string; href: string }[] };
+    expect(underCatalog.id).toBe('scene #1');
+    expect(underCatalog.links.find((one) => one.rel === 'self')?.href).toBe(
+      `http://x/api/v1/stac/items/${itemId}`,
+    );
   });
 
   it('is not stored when a portal link is relative: it resolves against the base as a URL', () => {

@@ -31,7 +31,7 @@ function refused(message: string): HttpProblem {
 /**
  * The id a client gives a new collection: a UUID is kept (lower case), as the portal's ids are UUIDs; any
  * other text is refused rather than silently replaced (docs/decisions.md, STAC transaction ids). Left
- * out, the portal gives one. Items take names of their own (`clientItemName`).
+ * out, the portal gives one. Items take names of their own (`clientItemUuid`, `createBodyOf`).
  */
 export function clientId(id: string | undefined, kind: string, position: string): string | null {
   if (id === undefined) return null;

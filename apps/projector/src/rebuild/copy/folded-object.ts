@@ -46,7 +46,7 @@ export interface FoldedObject {
   endDatetime: Stamp | null;
   properties: string | null;
   hrefAssets: string;
-  /** The id a STAC client gave the item (`ItemRegistered.stacId`), set once. */
+  /** The item's STAC name (`stacId` of its create event), set once. */
   readonly stacId: string | null;
   itemsExtent: ItemsExtent;
   assetBytes: number;
