@@ -8,7 +8,7 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Progress } from './progress.js';
-import { sourceOf, type SourceLine } from './records.js';
+import { sourceOf, type SkippedRecord, type SourceLine } from './records.js';
 import { sendLines, type LineResult } from './send.js';
 
 const usage = 'usage: npm run ingest -- <file.ndjson | directory> [--parent <id>] [--url <base url>]';
@@ -62,7 +62,13 @@ const send = (lines: readonly SourceLine[]) =>
 
 // Requests of `requestLines` lines: a retry repeats at most one request, and memory holds one.
 let batch: SourceLine[] = [];
+const skipped: SkippedRecord[] = [];
 for await (const line of source.lines()) {
+  if ('skipped' in line) {
+    progress.skip();
+    skipped.push(line);
+    continue;
+  }
   batch.push(line);
   if (batch.length >= requestLines) {
     await send(batch);
@@ -75,4 +81,6 @@ progress.finish();
 for (const failure of firstFailures) {
   process.stderr.write(`  ${failure.origin}: ${failure.status} ${failure.message ?? ''}\n`);
 }
+for (const record of skipped.slice(0, 20))
+  process.stderr.write(`  ${record.origin}: skipped, ${record.skipped}\n`);
 process.exit(progress.failed > 0 ? 1 : 0);

@@ -2,6 +2,7 @@
 export class Progress {
   done = 0;
   failed = 0;
+  skipped = 0;
   private readonly startedAt = performance.now();
   private drawnAt = 0;
 
@@ -20,6 +21,12 @@ export class Progress {
     }
   }
 
+  /** A record not sent (a static catalog's `catalog.json`): done, neither applied nor failed. */
+  skip(): void {
+    this.skipped += 1;
+    this.record(true);
+  }
+
   /** A line of its own (a retry), above the progress line. */
   note(text: string): void {
     this.out.write(`${this.out.isTTY ? '\r\x1b[K' : ''}${text}\n`);
@@ -29,7 +36,8 @@ export class Progress {
     this.draw();
     const seconds = (performance.now() - this.startedAt) / 1000;
     this.out.write(
-      `\n${this.done - this.failed} applied, ${this.failed} failed of ${this.total} in ${seconds.toFixed(1)} s\n`,
+      `\n${this.done - this.failed - this.skipped} applied, ${this.failed} failed` +
+        `${this.skipped > 0 ? `, ${this.skipped} skipped` : ''} of ${this.total} in ${seconds.toFixed(1)} s\n`,
     );
   }
 

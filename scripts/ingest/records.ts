@@ -10,9 +10,15 @@ export interface SourceLine {
   readonly origin: string;
 }
 
+/** A record the CLI does not load (a static catalog's `catalog.json`), and why. */
+export interface SkippedRecord {
+  readonly skipped: string;
+  readonly origin: string;
+}
+
 export interface Source {
   readonly total: number;
-  readonly lines: () => AsyncIterable<SourceLine>;
+  readonly lines: () => AsyncIterable<SourceLine | SkippedRecord>;
 }
 
 const keyOf = (...parts: string[]) =>
@@ -124,13 +130,13 @@ function linksOf(record: Json): Json[] {
  * own API), with its geometry, bbox, datetimes, keywords as tags and the rest of its properties; a
  * Collection becomes a collection (under `parentId`, or at the root level). Links keep `href`, `rel`,
  * `type` and `title`, but a static catalog's structure (`self`, `root`, `parent`, …). Any other type (a
- * `catalog.json`) is a line the service refuses, so the summary names the file.
+ * `catalog.json`) is no command: `null`, and the CLI skips the file, saying so.
  */
-export function commandOfRecord(record: Json, parentId: string | null, fileName: string): Json {
+export function commandOfRecord(record: Json, parentId: string | null, fileName: string): Json | null {
   const properties = (record['properties'] ?? {}) as Json;
   const links = linksOf(record);
   if (record['type'] !== undefined && record['type'] !== 'Feature' && record['type'] !== 'Collection') {
-    return { type: 'notLoaded', recordType: record['type'], file: fileName };
+    return null;
   }
   if (record['type'] === 'Collection') {
     return {
@@ -184,12 +190,19 @@ async function directorySource(directory: string, parentId: string | null): Prom
       for (const file of files) {
         const origin = relative(directory, file);
         const content = await readFile(file, 'utf8');
-        let command: Json;
+        let command: Json | null;
+        let record: Json = {};
         try {
-          command = commandOfRecord(JSON.parse(content) as Json, parentId, basename(file, '.json'));
+          record = JSON.parse(content) as Json;
+          command = commandOfRecord(record, parentId, basename(file, '.json'));
         } catch {
           // Sent as one line that is not a command: the service refuses it, and the summary names the file.
           command = { type: 'unreadable', file: origin };
+        }
+        if (command === null) {
+          const skipped = `a STAC ${JSON.stringify(record['type'])} record: only Items and Collections are loaded`;
+          yield { skipped, origin };
+          continue;
         }
         yield { text: JSON.stringify({ ...command, idempotencyKey: keyOf(origin, content) }), origin };
       }

@@ -4,13 +4,20 @@ import { commandOfRecord } from './records.js';
 
 const parentId = randomUUID();
 
+/** The command of a record that makes one. */
+function commandOf(...args: Parameters<typeof commandOfRecord>): Record<string, unknown> {
+  const command = commandOfRecord(...args);
+  if (command === null) throw new Error('the record made no command');
+  return command;
+}
+
 function feature(fields: Record<string, unknown>) {
   return { type: 'Feature', properties: { datetime: '2026-06-01T00:00:00Z' }, links: [], ...fields };
 }
 
 describe('a STAC Item record as a command', () => {
   it('registers its assets by href under its STAC id, relative hrefs resolved against its self link', () => {
-    const command = commandOfRecord(
+    const command = commandOf(
       feature({
         id: 'S2A_tile',
         links: [{ rel: 'self', href: 'https://example.org/tiles/a/item.json' }],
@@ -37,16 +44,12 @@ describe('a STAC Item record as a command', () => {
   });
 
   it('leaves a relative href as it is without an absolute self link, for the service to refuse', () => {
-    const command = commandOfRecord(
-      feature({ id: 'x', assets: { data: { href: 'data.tif' } } }),
-      parentId,
-      'x',
-    );
+    const command = commandOf(feature({ id: 'x', assets: { data: { href: 'data.tif' } } }), parentId, 'x');
     expect((command['body'] as { assets: unknown }).assets).toEqual({ data: { href: 'data.tif' } });
   });
 
   it('names no STAC id for a UUID id, and registers an Item without assets with none', () => {
-    const body = commandOfRecord(feature({ id: randomUUID() }), parentId, 'file')['body'] as Record<
+    const body = commandOf(feature({ id: randomUUID() }), parentId, 'file')['body'] as Record<
       string,
       unknown
     >;
@@ -55,7 +58,7 @@ describe('a STAC Item record as a command', () => {
   });
 
   it("drops a static catalog's structure links and resolves the record's own relative links", () => {
-    const body = commandOfRecord(
+    const body = commandOf(
       feature({
         id: 'x',
         links: [
@@ -75,15 +78,11 @@ describe('a STAC Item record as a command', () => {
   });
 
   it('sends an asset that is not an object as it is, for the service to refuse naming it', () => {
-    const body = commandOfRecord(feature({ id: 'x', assets: { data: null } }), parentId, 'x')['body'];
+    const body = commandOf(feature({ id: 'x', assets: { data: null } }), parentId, 'x')['body'];
     expect((body as { assets: unknown }).assets).toEqual({ data: null });
   });
 
-  it('sends a record of another type (a catalog.json) as a line the service refuses', () => {
-    expect(commandOfRecord({ type: 'Catalog', id: 'root', links: [] }, parentId, 'catalog')).toEqual({
-      type: 'notLoaded',
-      recordType: 'Catalog',
-      file: 'catalog',
-    });
+  it('makes no command of a record of another type (a catalog.json): the CLI skips it', () => {
+    expect(commandOfRecord({ type: 'Catalog', id: 'root', links: [] }, parentId, 'catalog')).toBeNull();
   });
 });

@@ -93,6 +93,18 @@ async function refusalOf(run: Promise<unknown>): Promise<string> {
   return error instanceof DomainError ? error.code : 'ok';
 }
 
+/** An item named `scene` in another parent, moved into a new one: it keeps that parent's UUID. */
+async function movedIn(store: EventStore): Promise<{ parent: string; moved: string }> {
+  const [parent, elsewhere] = [randomUUID(), randomUUID()];
+  const moved = stacItemUuid(elsewhere, 'scene', 1);
+  await append(store, moved, registered(moved, elsewhere, 'scene'));
+  await append(store, moved, {
+    type: 'PortalObjectMoved',
+    data: { id: moved, kind: 'item', fromParentId: elsewhere, toParentId: parent },
+  });
+  return { parent, moved };
+}
+
 describe('freeStacItemId', () => {
   it('gives the first generation, then refuses while it is live in the parent', async () => {
     const { store, settle, free } = world();
@@ -138,26 +150,14 @@ describe('freeStacItemId', () => {
 
   it("refuses a name an item moved in holds, under its first parent's UUID", async () => {
     const { store, settle, free } = world();
-    const [parent, elsewhere] = [randomUUID(), randomUUID()];
-    const moved = stacItemUuid(elsewhere, 'scene', 1);
-    await append(store, moved, registered(moved, elsewhere, 'scene'));
-    await append(store, moved, {
-      type: 'PortalObjectMoved',
-      data: { id: moved, kind: 'item', fromParentId: elsewhere, toParentId: parent },
-    });
+    const { parent } = await movedIn(store);
     await settle();
     expect(await refusalOf(free(parent, 'scene'))).toBe('ALREADY_EXISTS');
   });
 
   it('gives the name when the read model still shows an item of it that the event store has deleted', async () => {
     const { store, settle, free } = world();
-    const [parent, elsewhere] = [randomUUID(), randomUUID()];
-    const moved = stacItemUuid(elsewhere, 'scene', 1);
-    await append(store, moved, registered(moved, elsewhere, 'scene'));
-    await append(store, moved, {
-      type: 'PortalObjectMoved',
-      data: { id: moved, kind: 'item', fromParentId: elsewhere, toParentId: parent },
-    });
+    const { parent, moved } = await movedIn(store);
     await settle();
     // The facts stay as of the settle: the delete below is not in them yet.
     await append(store, moved, {
