@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { DomainError, portalObjectDecider, streamIdOf, type EventStore } from '@portal/domain';
+import {
+  DomainError,
+  holdsStacName,
+  portalObjectDecider,
+  streamIdOf,
+  type EventStore,
+  type PortalObjectState,
+} from '@portal/domain';
 import type { CommandContext } from './command-context.js';
 import { loadStream } from './handler/load-stream.js';
 
@@ -31,12 +38,9 @@ export function stacItemUuid(parentId: string, stacId: string, generation: numbe
   return uuidV5(parentId, generation === 1 ? stacId : `${stacId}\n${generation}`);
 }
 
-/** Whether the item of `id` is, in the event store, a live item of the parent holding the name. */
-async function holdsName(store: EventStore, id: string, parentId: string, stacId: string): Promise<boolean> {
-  const { state } = await loadStream(store, streamIdOf('item', id), portalObjectDecider);
-  return (
-    state.status === 'live' && state.kind === 'item' && state.stacId === stacId && state.parentId === parentId
-  );
+/** The item of `id` as the event store has it now. */
+async function itemState(store: EventStore, id: string): Promise<PortalObjectState> {
+  return (await loadStream(store, streamIdOf('item', id), portalObjectDecider)).state;
 }
 
 /**
@@ -56,20 +60,13 @@ export async function freeStacItemId(
   const parent = parentId.toLowerCase();
   const taken = () => new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
   for (const id of await context.tree.liveItemsNamed(parent, stacId)) {
-    if (await holdsName(context.store, id, parent, stacId)) throw taken();
+    if (holdsStacName(await itemState(context.store, id), parent, stacId)) throw taken();
   }
   for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
     const id = stacItemUuid(parent, stacId, generation);
-    const { state } = await loadStream(context.store, streamIdOf('item', id), portalObjectDecider);
+    const state = await itemState(context.store, id);
     if (state.status === 'absent') return id;
-    if (
-      state.status === 'live' &&
-      state.kind === 'item' &&
-      state.stacId === stacId &&
-      state.parentId === parent
-    ) {
-      throw taken();
-    }
+    if (holdsStacName(state, parent, stacId)) throw taken();
   }
   throw new DomainError(
     'ALREADY_EXISTS',

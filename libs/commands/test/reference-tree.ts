@@ -4,6 +4,7 @@ import {
   comparePositions,
   foldState,
   grantsOf,
+  holdsStacName,
   holdsAny,
   type Caller,
   type EventStore,
@@ -88,13 +89,7 @@ export class ReferenceTree implements TreeFacts {
   liveItemsNamed(parentId: string, stacId: string): Promise<readonly string[]> {
     return Promise.resolve(
       this.live()
-        .filter(
-          ({ state }) =>
-            state.status === 'live' &&
-            state.kind === 'item' &&
-            state.parentId === parentId &&
-            state.stacId === stacId,
-        )
+        .filter(({ state }) => holdsStacName(state, parentId, stacId))
         .map((node) => node.id),
     );
   }

@@ -11,6 +11,7 @@ import { hrefAssetRecord, linkedObjectId, summary } from '../portal-items/portal
 import {
   findTodaysRow,
   findVisibleObjects,
+  portalAssetUrl,
   type Principals,
   type TodaysRow,
 } from '@portal/read-model-portal-objects';
@@ -81,7 +82,7 @@ function assetsOf(past: PastObject, baseUrl: string) {
   const uploaded = past.state.assets.map((asset) => ({
     id: asset.id,
     key: asset.key,
-    href: `${baseUrl}/api/v1/portal/items/${itemId}/assets/${asset.id}`,
+    href: portalAssetUrl(itemId, asset.id, baseUrl),
     size: asset.size,
     etag: asset.etag,
     type: asset.contentType,

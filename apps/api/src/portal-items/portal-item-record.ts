@@ -1,13 +1,14 @@
 import type { HrefAsset, Link } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import type { Principals } from '@portal/read-model-portal-objects';
-import { extentOf } from '../collections/collection-record.js';
 import {
   findAssetsOf,
-  type AssetRow,
   findVisibleObjects,
+  portalAssetUrl,
+  type AssetRow,
   type PortalObjectRow,
+  type Principals,
 } from '@portal/read-model-portal-objects';
+import { extentOf } from '../collections/collection-record.js';
 
 /** Link target types that may point at another portal object (docs/decisions.md, `linksPortalItems`). */
 const PORTAL_TARGET_TYPES = new Set(['catalog', 'collection', 'item', 'portal-item']);
@@ -44,7 +45,7 @@ function assetRecord(asset: AssetRow, baseUrl: string) {
   return {
     id: asset.id,
     key: asset.key,
-    href: `${baseUrl}/api/v1/portal/items/${asset.item_id}/assets/${asset.id}`,
+    href: portalAssetUrl(asset.item_id, asset.id, baseUrl),
     size: Number(asset.size_bytes),
     etag: asset.etag,
     type: asset.content_type,

@@ -56,7 +56,7 @@ function assetsOf(row: ItemRow, assets: readonly ItemAsset[], baseUrl: string): 
     let key = base;
     for (let n = 2; key in result; n += 1) key = `${base}-${n}`;
     result[key] = {
-      href: `${portalItemUrl(asset.item_id, baseUrl)}/assets/${asset.id}`,
+      href: portalAssetUrl(asset.item_id, asset.id, baseUrl),
       ...(asset.content_type !== null && { type: asset.content_type }),
       ...(asset.file_name !== null && { title: asset.file_name }),
       roles: ['data'],
@@ -103,6 +103,11 @@ export const PORTAL_ITEM_LINK_TITLE = 'The portal item';
 /** The portal API's record of an object. */
 export function portalItemUrl(id: string, baseUrl: string): string {
   return `${baseUrl}/api/v1/portal/items/${id}`;
+}
+
+/** The portal's download of an uploaded asset: a redirect to the object store for a caller who may read it. */
+export function portalAssetUrl(itemId: string, assetId: string, baseUrl: string): string {
+  return `${portalItemUrl(itemId, baseUrl)}/assets/${assetId}`;
 }
 
 /** An item's STAC `id`: the one its client gave it, else its UUID. */

@@ -105,8 +105,8 @@ function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
     const changes = replacement(deps, item, row, keepLinks);
     const result = await updateObject(deps, req, { id: row.id, kind: 'item', caller, changes });
     const collectionId = row.parent_id ?? '';
-    const { id, stac_id: stacId } = row;
-    await respondWithItem(deps, req, res, { id, stacId, collectionId, outcome: result }, 200);
+    const { id, stac_id } = row;
+    await respondWithItem(deps, req, res, { id, stac_id, collectionId, outcome: result }, 200);
   };
 }
 

@@ -14,6 +14,7 @@ import { runRegisterItem } from '../../items/create-item.js';
 import {
   findAssetsOf,
   findVisibleObject,
+  stacIdOf,
   stacItem,
   type PortalObjectRow,
 } from '@portal/read-model-portal-objects';
@@ -70,13 +71,13 @@ export async function respondWithItem(
   deps: ApiDependencies,
   req: Request,
   res: Response,
-  created: { id: string; stacId: string | null; collectionId: string; outcome: CommandOutcome },
+  created: { id: string; stac_id: string | null; collectionId: string; outcome: CommandOutcome },
   status: 200 | 201 = 201,
 ): Promise<void> {
   const baseUrl = baseUrlOf(req, deps.config);
   const urls = stacUrls(baseUrl);
   const { id, collectionId, outcome } = created;
-  const stacId = created.stacId ?? id;
+  const stacId = stacIdOf(created);
   writeConsistencyHeaders(res, outcome.position, outcome.revision);
   res.setHeader('Location', urls.item(stacId, collectionId));
   const projected =
@@ -110,11 +111,11 @@ export function addItems(deps: ApiDependencies): RequestHandler {
       const position = many ? `features[${index}].` : '';
       return { uuid: clientItemUuid(item), body: createBodyOf(item, collectionId, position) };
     });
-    const created: { id: string; stacId: string | null }[] = [];
+    const created: { id: string; stac_id: string | null }[] = [];
     let last: CommandOutcome = { position: null, revision: null };
     for (const { uuid, body } of prepared) {
       const { id, outcome } = await runRegisterItem(deps, req, caller, body, uuid);
-      created.push({ id, stacId: body.stacId ?? null });
+      created.push({ id, stac_id: body.stacId ?? null });
       last = outcome;
     }
     const [only] = created;
@@ -122,8 +123,7 @@ export function addItems(deps: ApiDependencies): RequestHandler {
       await respondWithItem(deps, req, res, { ...only, collectionId, outcome: last });
       return;
     }
-    // Each as its STAC id: the one its client gave it, else its UUID.
-    const ids = created.map(({ id, stacId }) => stacId ?? id);
+    const ids = created.map(stacIdOf);
     // Several streams changed: the position of the last one covers them all, no single revision.
     await respondToCommand(
       deps,
