@@ -36,6 +36,7 @@ function sceneRow(index: number): ItemRow {
     parent_id: collectionId,
     stac_id: null,
     parent_kind: 'collection',
+    parent_stac_id: null,
     footprint_bbox: [west, south, west + 1.1, south + 1.05],
     status: 'ready',
     geometry: {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -58,6 +59,11 @@ describe('npm run ingest loads a directory of STAC-like records', () => {
     const directory = await mkdtemp(join(tmpdir(), 'ingest-cli-'));
     scratch.push(directory);
     await cp(sample, directory, { recursive: true });
+    // A collection's name is unique in the whole portal: one of this run's own, so the test can run again.
+    const collectionName = `survey-2026-${randomUUID().slice(0, 8)}`;
+    const collectionFile = join(directory, 'collection.json');
+    const collection = JSON.parse(await readFile(collectionFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(collectionFile, JSON.stringify({ ...collection, id: collectionName }));
     await writeFile(
       join(directory, 'items', 'broken.json'),
       JSON.stringify({ type: 'Feature', id: 'broken', properties: { datetime: 'yesterday' }, links: [] }),
@@ -92,6 +98,7 @@ describe('npm run ingest loads a directory of STAC-like records', () => {
     ]);
     // STAC Items go in registered by href, ready at once, under their STAC ids; a relative asset href
     // resolved against the record's self link.
+    expect(children.find((child) => child.kind === 'collection')?.stacId).toBe(collectionName);
     const tiles = children.filter((child) => child.kind === 'item');
     expect(tiles.map((tile) => [tile.stacId, tile.status]).sort()).toEqual([
       ['tile-1', 'ready'],

@@ -128,7 +128,8 @@ function linksOf(record: Json): Json[] {
  * becomes an item under `parentId` registered by href (its assets, ready at once: nothing is uploaded),
  * named by its `id` (the item's STAC id, unless it is a UUID, which the portal does not take from its
  * own API), with its geometry, bbox, datetimes, keywords as tags and the rest of its properties; a
- * Collection becomes a collection (under `parentId`, or at the root level). Links keep `href`, `rel`,
+ * Collection becomes a collection (under `parentId`, or at the root level), named by its `id` alike
+ * (a collection's name is unique in the whole portal: docs/stac.md, "Collection ids"). Links keep `href`, `rel`,
  * `type` and `title`, but a static catalog's structure (`self`, `root`, `parent`, …). Any other type (a
  * `catalog.json`) is no command: `null`, and the CLI skips the file, saying so.
  */
@@ -138,11 +139,14 @@ export function commandOfRecord(record: Json, parentId: string | null, fileName:
   if (record['type'] !== undefined && record['type'] !== 'Feature' && record['type'] !== 'Collection') {
     return null;
   }
+  const id = record['id'];
+  const stacId = typeof id === 'string' && id !== '' && !UUID.test(id) ? { stacId: id } : {};
   if (record['type'] === 'Collection') {
     return {
       type: 'createCollection',
       body: {
-        title: text(record['title'], text(record['id'], fileName)),
+        title: text(record['title'], text(id, fileName)),
+        ...stacId,
         description: text(record['description'], text(record['title'], fileName)),
         links,
         ...(parentId === null ? {} : { parentId }),
@@ -152,12 +156,11 @@ export function commandOfRecord(record: Json, parentId: string | null, fileName:
     };
   }
   const { datetime, start_datetime, end_datetime, title, description, keywords, ...rest } = properties;
-  const id = record['id'];
   return {
     type: 'createItem',
     body: {
       title: text(title, text(id, fileName)),
-      ...(typeof id === 'string' && id !== '' && !UUID.test(id) ? { stacId: id } : {}),
+      ...stacId,
       assets: assetsOf(record),
       ...(typeof description === 'string' ? { description } : {}),
       links,

@@ -86,3 +86,21 @@ describe('a STAC Item record as a command', () => {
     expect(commandOfRecord({ type: 'Catalog', id: 'root', links: [] }, parentId, 'catalog')).toBeNull();
   });
 });
+
+describe('a STAC Collection record as a command', () => {
+  it('creates a collection named by its id, a UUID id not being a name', () => {
+    const named = commandOf(
+      { type: 'Collection', id: 'sentinel-2-l2a', description: 'S2', links: [] },
+      null,
+      'c',
+    );
+    expect(named).toMatchObject({
+      type: 'createCollection',
+      body: { title: 'sentinel-2-l2a', stacId: 'sentinel-2-l2a', description: 'S2' },
+    });
+    const uuid = randomUUID();
+    const unnamed = commandOf({ type: 'Collection', id: uuid, title: 'T', links: [] }, parentId, 'c');
+    expect(unnamed).toMatchObject({ type: 'createCollection', body: { title: 'T', parentId } });
+    expect(unnamed['body']).not.toHaveProperty('stacId');
+  });
+});

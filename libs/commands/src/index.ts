@@ -10,6 +10,7 @@ export * from './object-repository.js';
 export * from './organizations.js';
 export * from './tree-facts.js';
 export * from './stac-item-ids.js';
+export * from './stac-collection-ids.js';
 export {
   runStructureChange,
   type ObjectDecision,

@@ -5,6 +5,7 @@ import { collectionExtentRecordSchema, collectionExtentSchema } from './extent.j
 import { collectionLinkSchema, linksSchema } from './link.js';
 import { boundedArray, boundedText, strictObject } from './messages.js';
 import { descriptionSchema, parentIdSchema, titleSchema } from './portal-fields.js';
+import { stacCollectionNameSchema } from './stac-ids.js';
 
 /** Invented bounds for the collection extensions (the contract shows no bounds for them). */
 export const LICENSE_MAX = 140;
@@ -33,6 +34,7 @@ export const createCollectionBodySchema = strictObject(
       .exactOptional()
       .meta({ description: 'When absent, computed from the ready items below the collection.' }),
     visibility: createVisibilitySchema,
+    stacId: stacCollectionNameSchema.exactOptional(),
   },
   'a JSON object (the request body)',
 );

@@ -32,5 +32,5 @@ export * from './webhooks.js';
 export * from './audit.js';
 export * from './stac.js';
 export * from './stac-aggregation.js';
-export * from './stac-item-id.js';
+export * from './stac-ids.js';
 export * from './stac-transactions.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createVisibilitySchema } from './access.js';
 import { createdObjectSchema, idSchema } from './common.js';
 import { hrefAssetsSchema } from './href-assets.js';
-import { stacItemNameSchema } from './stac-item-id.js';
+import { stacItemNameSchema } from './stac-ids.js';
 import { linksSchema } from './link.js';
 import { boundedArray, boundedText, expected, strictObject } from './messages.js';
 import { checkItemMetadata, itemMetadataShape } from './item-metadata.js';

@@ -75,10 +75,9 @@ export const portalItemRecordSchema = z.looseObject({
   license: z.string().exactOptional(),
   keywords: z.array(z.string()).exactOptional(),
   extent: collectionExtentRecordSchema.exactOptional(),
-  stacId: z
-    .string()
-    .exactOptional()
-    .meta({ description: 'The id a STAC client gave the item, when not a UUID: its STAC id and path.' }),
+  stacId: z.string().exactOptional().meta({
+    description: 'The id a STAC client gave the item or collection, when not a UUID: its STAC id and path.',
+  }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expected } from './messages.js';
 import { stacItemSchema } from './stac.js';
-import { stacItemIdSchema } from './stac-item-id.js';
+import { stacCollectionIdSchema, stacItemIdSchema } from './stac-ids.js';
 
 /**
  * The bodies of the STAC transaction extension (docs/stac.md, Transactions). Only their outline is
@@ -74,10 +74,7 @@ export const stacCollectionInputSchema = z
   .looseObject(
     {
       type: z.literal('Collection', { error: expected('"Collection"') }),
-      id: z
-        .string({ error: expected('a string') })
-        .exactOptional()
-        .meta({ description: "A UUID, kept as the collection's id; left out, the portal gives one." }),
+      id: stacCollectionIdSchema.exactOptional(),
       title: z.string({ error: expected('a string') }).exactOptional(),
       description: z.string({ error: expected('a string') }),
       license: z.string({ error: expected('a string') }).exactOptional(),

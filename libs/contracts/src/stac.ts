@@ -156,7 +156,10 @@ export const stacSearchQuerySchema = z.strictObject({
   datetime: z.string().exactOptional().meta({ description: datetimeDescription }),
   intersects: z.string().exactOptional().meta({ description: 'A GeoJSON geometry, as JSON text.' }),
   ids: z.string().exactOptional().meta({ description: 'Comma-separated item ids.' }),
-  collections: z.string().exactOptional().meta({ description: 'Comma-separated collection ids.' }),
+  collections: z
+    .string()
+    .exactOptional()
+    .meta({ description: 'Comma-separated collection ids: UUIDs or STAC names.' }),
   filter: z.string().exactOptional().meta({ description: filterDescription }),
   'filter-lang': z.string().exactOptional().meta({ description: filterLangDescription }),
   'filter-crs': z.string().exactOptional().meta({ description: filterCrsDescription }),

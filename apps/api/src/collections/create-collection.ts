@@ -4,13 +4,14 @@ import type { Caller, CreateCollection } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { newObjectAccess, type FoundParent } from '@portal/commands';
+import { freeStacCollectionId, newObjectAccess, type FoundParent } from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
 /**
  * Decides and appends a new collection; the single create's, and a STAC client's under the UUID it
- * chose (`chosenId`; one that exists or existed answers 409).
+ * chose (`chosenId`; one that exists or existed answers 409). A collection named by its client
+ * (`stacId`) takes the UUID its name derives (docs/stac.md, "Collection ids").
  */
 export async function runCreateCollection(
   deps: ApiDependencies,
@@ -20,10 +21,20 @@ export async function runCreateCollection(
   chosenId: string | null = null,
 ): Promise<{ id: string; outcome: CommandOutcome }> {
   return createObject(deps, req, caller, 'collection', body.parentId ?? null, async ({ parent, append }) => {
-    const id = chosenId ?? deps.newId();
+    const id = await newCollectionId(deps, body, chosenId);
     const outcome = await append(id, collectionCommand(id, body, parent, caller));
     return { id, outcome };
   });
+}
+
+/** A new collection's UUID: the one its client chose, the one its STAC name derives, or a fresh one. */
+export async function newCollectionId(
+  deps: ApiDependencies,
+  body: CreateCollectionBody,
+  chosenId: string | null,
+): Promise<string> {
+  if (chosenId !== null) return chosenId;
+  return body.stacId === undefined ? deps.newId() : freeStacCollectionId(deps.eventStore, body.stacId);
 }
 
 /** The domain command of a collection create; shared by the single create and the bulk paths. */
@@ -33,7 +44,7 @@ export function collectionCommand(
   parent: FoundParent | null,
   caller: Caller,
 ): CreateCollection {
-  const { title, description, links, license, keywords, extent } = body;
+  const { title, description, links, license, keywords, extent, stacId } = body;
   return {
     type: 'CreateCollection',
     data: {
@@ -46,6 +57,7 @@ export function collectionCommand(
       ...(license === undefined ? {} : { license }),
       ...(keywords === undefined ? {} : { keywords }),
       ...(extent === undefined ? {} : { extent }),
+      ...(stacId === undefined ? {} : { stacId }),
     },
   };
 }

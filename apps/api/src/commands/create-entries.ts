@@ -4,7 +4,7 @@ import { portalObjectDecider, type Caller, type EventMetadata, type UploadPlan }
 import type { Logger } from '@portal/platform';
 import type { ApiDependencies } from '../dependencies.js';
 import { catalogCommand } from '../catalogs/create-catalog.js';
-import { collectionCommand } from '../collections/create-collection.js';
+import { collectionCommand, newCollectionId } from '../collections/create-collection.js';
 import { itemCommand, newItemId, registerCommand } from '../items/create-item.js';
 import { pendingUploadPlan } from '../items/upload-plan.js';
 import { HttpProblem } from '../http/problem.js';
@@ -55,9 +55,9 @@ export function createEntryOf(
         parentId: body.parentId ?? null,
         caller,
         metadata,
-        make: (parent) => {
-          const id = deps.newId();
-          return Promise.resolve({ made: { id }, command: collectionCommand(id, body, parent, caller) });
+        make: async (parent) => {
+          const id = await newCollectionId(deps, body, null);
+          return { made: { id }, command: collectionCommand(id, body, parent, caller) };
         },
       };
     }

@@ -10,6 +10,7 @@ import {
   type StacAggregations,
   type StacLink,
 } from '@portal/contracts';
+import type { CollectionKey } from '@portal/read-model-portal-objects';
 import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
@@ -20,7 +21,7 @@ import { computeAggregation } from './aggregation-sql.js';
 import type { ItemCondition } from './item-query.js';
 import { matchFromBody, matchFromQuery, type ItemMatch } from './item-search-request.js';
 import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
-import { checkCollections, definedOnly, withCanonicalCollections } from './search-handlers.js';
+import { definedOnly, resolveCollections } from './search-handlers.js';
 import { JSON_TYPE, stacUrls, type StacUrls } from './stac-links.js';
 
 /**
@@ -28,14 +29,15 @@ import { JSON_TYPE, stacUrls, type StacUrls } from './stac-links.js';
  * counted instead of paged. Every parameter is checked before any statement runs.
  */
 
-/** Where the aggregate was asked: the whole search, or one collection's items (its id from the path). */
-export type AggregateScope = { readonly kind: 'root' } | { readonly kind: 'collection'; readonly id: string };
+/** Where the aggregate was asked: the whole search, or one collection's items (the path's collection). */
+export type AggregateScope =
+  { readonly kind: 'root' } | { readonly kind: 'collection'; readonly key: CollectionKey };
 
 function scopeLinks(urls: StacUrls, scope: AggregateScope): StacLink[] {
   return [
     { rel: 'root', href: urls.root, type: JSON_TYPE },
     ...(scope.kind === 'collection'
-      ? [{ rel: 'collection', href: urls.collection(scope.id), type: JSON_TYPE }]
+      ? [{ rel: 'collection', href: urls.collection(scope.key.stacId), type: JSON_TYPE }]
       : []),
   ];
 }
@@ -47,9 +49,8 @@ async function aggregate(
   self: StacLink,
   scope: AggregateScope,
 ): Promise<StacAggregationCollection> {
-  await checkCollections(deps, parts.match, req);
   const aggregationScope = {
-    match: withCanonicalCollections(parts.match),
+    match: await resolveCollections(deps, parts.match, req),
     principals: principalsOf(req),
     extra: parts.extra,
     request: parts.request,
@@ -65,7 +66,7 @@ async function aggregate(
 }
 
 const aggregateUrl = (urls: StacUrls, scope: AggregateScope) =>
-  scope.kind === 'root' ? urls.aggregate : urls.collectionAggregate(scope.id);
+  scope.kind === 'root' ? urls.aggregate : urls.collectionAggregate(scope.key.stacId);
 
 /** `GET …/aggregate`. */
 export async function aggregateByGet(
@@ -80,7 +81,7 @@ export async function aggregateByGet(
   const request = aggregationFromQuery(query);
   const match = matchFromQuery(query);
   const parts = {
-    match: scope.kind === 'root' ? match : { ...match, collections: [scope.id] },
+    match: scope.kind === 'root' ? match : { ...match, collections: [scope.key.id] },
     extra: conditionsFromQuery(query),
     request,
   };
@@ -104,7 +105,7 @@ export async function aggregateByPost(
   const request = aggregationFromBody(body);
   const match = matchFromBody(body);
   const parts = {
-    match: scope.kind === 'root' ? match : { ...match, collections: [scope.id] },
+    match: scope.kind === 'root' ? match : { ...match, collections: [scope.key.id] },
     extra: conditionsFromBody(body),
     request,
   };
@@ -115,7 +116,7 @@ export async function aggregateByPost(
 
 /** `GET …/aggregations`: every aggregation, at the root and for any collection alike. */
 export function aggregationsOf(urls: StacUrls, scope: AggregateScope): StacAggregations {
-  const self = scope.kind === 'root' ? urls.aggregations : urls.collectionAggregations(scope.id);
+  const self = scope.kind === 'root' ? urls.aggregations : urls.collectionAggregations(scope.key.stacId);
   return {
     aggregations: aggregationList(),
     links: [{ rel: 'self', href: self, type: JSON_TYPE }, ...scopeLinks(urls, scope)],

@@ -1,6 +1,6 @@
 import { STAC_VERSION, type StacCatalog, type StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { itemUrl, type Principals, type PortalObjectRow } from '@portal/read-model-portal-objects';
+import { itemUrl, stacIdOf, type Principals, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../http/problem.js';
 import { browseLink, childLink, continueAfter, type CatalogContents } from './container-json.js';
 import { directItems, listContainers } from './container-query.js';
@@ -27,8 +27,9 @@ export const MAX_CATALOG_LINKS = 1000;
 export type BrowseOwner =
   { readonly kind: 'root' } | { readonly kind: 'catalog' | 'collection'; readonly row: PortalObjectRow };
 
+/** The owner as its STAC paths name it (a collection by its STAC id: its name, else its UUID). */
 const pathOf = (owner: BrowseOwner): BrowseOwnerPath =>
-  owner.kind === 'root' ? owner : { kind: owner.kind, id: owner.row.id };
+  owner.kind === 'root' ? owner : { kind: owner.kind, id: stacIdOf(owner.row) };
 
 /** Collections hold only items; the landing page only catalogs and collections. */
 function checkKind(owner: BrowseOwner, kind: BrowseKind): void {
@@ -75,7 +76,7 @@ export async function browsePage(
   } else {
     const row = (owner as Extract<BrowseOwner, { kind: 'catalog' | 'collection' }>).row;
     const items = await directItems(pool, row.id, principals, page);
-    const collectionId = owner.kind === 'collection' ? row.id : null;
+    const collectionId = owner.kind === 'collection' ? stacIdOf(row) : null;
     links = items.rows.map((item) => ({
       rel: 'item',
       href: itemUrl(item, collectionId, urls),
@@ -85,14 +86,14 @@ export async function browsePage(
     const end = items.rows.at(-1);
     last = end === undefined ? undefined : { time: end.key_time, id: end.id };
   }
-  const ownerId = owner.kind === 'root' ? 'root' : owner.row.id;
+  const ownerId = owner.kind === 'root' ? 'root' : stacIdOf(owner.row);
   const ownerTitle = owner.kind === 'root' ? 'The portal' : owner.row.title;
   const parentHref =
     owner.kind === 'root'
       ? urls.root
       : owner.kind === 'catalog'
         ? urls.catalog(owner.row.id)
-        : urls.collection(owner.row.id);
+        : urls.collection(stacIdOf(owner.row));
   return {
     type: 'Catalog',
     stac_version: STAC_VERSION,

@@ -1,7 +1,12 @@
 import { STAC_VERSION, type StacCatalog, type StacCollection, type StacLink } from '@portal/contracts';
 import { extentOf } from '../collections/collection-record.js';
 import { validExtentTime } from './collection-fields-sql.js';
-import type { PortalObjectRow } from '@portal/read-model-portal-objects';
+import {
+  PORTAL_ITEM_LINK_TITLE,
+  portalItemUrl,
+  stacIdOf,
+  type PortalObjectRow,
+} from '@portal/read-model-portal-objects';
 import {
   GEOJSON_TYPE,
   JSON_TYPE,
@@ -56,28 +61,38 @@ function stacExtent(row: PortalObjectRow): StacCollection['extent'] {
 
 /** A portal collection as a STAC Collection: its extent given on create, else computed from its items. */
 export function stacCollection(row: PortalObjectRow, urls: StacUrls, baseUrl: string): StacCollection {
+  // Its STAC id: the name its client gave it, else its UUID (docs/stac.md, "Collection ids").
+  const id = stacIdOf(row);
   return {
     type: 'Collection',
     stac_version: STAC_VERSION,
     stac_extensions: [],
-    id: row.id,
+    id,
     title: row.title,
     description: row.description ?? '',
     keywords: row.keywords ?? [],
     license: row.license ?? 'other',
     extent: stacExtent(row),
     links: [
-      { rel: 'self', href: urls.collection(row.id), type: JSON_TYPE },
+      { rel: 'self', href: urls.collection(id), type: JSON_TYPE },
       { rel: 'root', href: urls.root, type: JSON_TYPE },
       parentLink(row, urls),
-      { rel: 'items', href: urls.items(row.id), type: GEOJSON_TYPE },
+      { rel: 'items', href: urls.items(id), type: GEOJSON_TYPE },
       // Its items as `item` links, page by page (browsing: docs/stac.md); none in the collection's JSON.
-      browseLink(urls, { kind: 'collection', id: row.id }, 'items', null),
-      { rel: QUERYABLES_REL, href: urls.collectionQueryables(row.id), type: SCHEMA_JSON_TYPE },
-      { rel: SORTABLES_REL, href: urls.collectionSortables(row.id), type: SCHEMA_JSON_TYPE },
-      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'GET' },
-      { rel: 'aggregate', href: urls.collectionAggregate(row.id), type: JSON_TYPE, method: 'POST' },
-      { rel: 'aggregations', href: urls.collectionAggregations(row.id), type: JSON_TYPE },
+      browseLink(urls, { kind: 'collection', id }, 'items', null),
+      { rel: QUERYABLES_REL, href: urls.collectionQueryables(id), type: SCHEMA_JSON_TYPE },
+      { rel: SORTABLES_REL, href: urls.collectionSortables(id), type: SCHEMA_JSON_TYPE },
+      { rel: 'aggregate', href: urls.collectionAggregate(id), type: JSON_TYPE, method: 'GET' },
+      { rel: 'aggregate', href: urls.collectionAggregate(id), type: JSON_TYPE, method: 'POST' },
+      { rel: 'aggregations', href: urls.collectionAggregations(id), type: JSON_TYPE },
+      // The portal's record of the collection, by its UUID (as an item links its own): its history,
+      // audit, shares and moves start there, and a collection's name does not lead there by itself.
+      {
+        rel: 'alternate',
+        href: portalItemUrl(row.id, baseUrl),
+        type: JSON_TYPE,
+        title: PORTAL_ITEM_LINK_TITLE,
+      },
       ...row.links.map((link) => portalLink(link, baseUrl)),
     ],
   };
@@ -129,7 +144,7 @@ export function stacCatalog(
 export function childLink(row: PortalObjectRow, urls: StacUrls): StacLink {
   return {
     rel: 'child',
-    href: row.kind === 'collection' ? urls.collection(row.id) : urls.catalog(row.id),
+    href: row.kind === 'collection' ? urls.collection(stacIdOf(row)) : urls.catalog(row.id),
     type: JSON_TYPE,
     title: row.title,
   };

@@ -1,6 +1,7 @@
 import { Cql2Error, cql2ToSql, parseCql2Filter, type Cql2Node, type Queryable } from '@portal/cql2';
 import type { QueryableResolver } from '@portal/cql2';
 import type { ItemCondition } from './item-query.js';
+import { visibleCollectionSql } from './item-sort.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 import { HttpProblem } from '../http/problem.js';
 
@@ -14,7 +15,8 @@ const isRange = 'o.start_datetime IS NOT NULL AND o.end_datetime IS NOT NULL';
 const itemQueryables: Readonly<Record<string, Queryable>> = {
   // The STAC id: the one the item's client gave it, else its UUID (docs/stac.md, "Item ids").
   id: { sql: 'COALESCE(o.stac_id, o.id::text)', type: 'string' },
-  collection: { sql: `CASE WHEN p.kind = 'collection' THEN o.parent_id::text END`, type: 'string' },
+  // The collection's STAC id, as the item's `collection` shows it (docs/stac.md, "Collection ids").
+  collection: { sql: visibleCollectionSql, type: 'string' },
   datetime: {
     sql: `CASE WHEN ${isRange} THEN NULL ELSE COALESCE(o.datetime, o.created_at) END`,
     type: 'timestamp',

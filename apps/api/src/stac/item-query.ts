@@ -1,6 +1,6 @@
 import type { QueryResultRow } from 'pg';
 import type { Pool } from '@portal/platform';
-import { isStacItemId } from '@portal/contracts';
+import { isStacId } from '@portal/contracts';
 import { isUuid } from '@portal/domain';
 import { QueryParams } from '@portal/read-model-core';
 import {
@@ -121,7 +121,7 @@ async function firstInCollection<Row>(
   pathId: string,
   principals: Principals,
 ): Promise<Row | null> {
-  if (!isUuid(pathId) && !isStacItemId(pathId)) return null;
+  if (!isUuid(pathId) && !isStacId(pathId)) return null;
   const params = new QueryParams();
   const condition = inCollectionCondition(collectionId, pathId, params);
   const result = await pool.query<Row & QueryResultRow>(
@@ -209,7 +209,7 @@ function inCollections(collections: readonly string[], params: QueryParams): str
  */
 function idsCondition(ids: readonly string[], params: QueryParams): string {
   const uuids = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
-  const named = ids.filter((id) => !isUuid(id) && isStacItemId(id));
+  const named = ids.filter((id) => !isUuid(id) && isStacId(id));
   const byUuid = uuids.length === 0 ? null : `o.id = ANY(${params.add(uuids, 'uuid[]')})`;
   const byName = named.length === 0 ? null : `o.stac_id = ANY(${params.add(named, 'text[]')})`;
   if (byUuid !== null && byName !== null) return `(${byUuid} OR ${byName})`;

@@ -39,8 +39,11 @@ type KeyDefinition = Omit<SortKey, 'field' | 'direction'> & { readonly condition
 // (portal-objects schema.sql), so a sort by those keys states it to be read in index order.
 const EVERY_ROW = 'o.depth >= 1';
 
-/** The item's `collection`: its parent's id when that is a collection the caller may read (`p`). */
-export const visibleCollectionSql = `CASE WHEN p.kind = 'collection' THEN o.parent_id END`;
+/**
+ * The item's `collection`: its parent's STAC id (the name its client gave it, else its UUID) when that is
+ * a collection the caller may read (`p`).
+ */
+export const visibleCollectionSql = `CASE WHEN p.kind = 'collection' THEN COALESCE(p.stac_id, o.parent_id::text) END`;
 
 const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullable: false };
 
@@ -51,7 +54,7 @@ const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullabl
  */
 const fixedKeys: Readonly<Record<string, KeyDefinition>> = {
   id: { sql: 'o.id', type: 'uuid', nullable: false },
-  collection: { sql: visibleCollectionSql, type: 'uuid', nullable: true },
+  collection: { sql: visibleCollectionSql, type: 'text', nullable: true },
   datetime: start,
   start_datetime: start,
   end_datetime: { sql: itemEnd('o'), type: 'timestamptz', nullable: false },

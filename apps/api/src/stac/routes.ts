@@ -9,7 +9,11 @@ import { etagOf } from '../http/consistency.js';
 import { sendJson } from '../http/send-json.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObject, findVisibleObjectId } from '@portal/read-model-portal-objects';
+import {
+  findVisibleCollection,
+  findVisibleCollectionKey,
+  findVisibleObject,
+} from '@portal/read-model-portal-objects';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { browsePage, catalogContents, MAX_CATALOG_LINKS, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
@@ -51,18 +55,22 @@ export function stacRoutes(deps: ApiDependencies): Router {
     const baseUrl = baseUrlOf(req, deps.config);
     return { baseUrl, urls: stacUrls(baseUrl), principals: principalsOf(req) };
   };
-  /** A visible object of one kind by the path's id; anything else (a malformed id too) is a 404. */
-  const containerOf = async (id: string, kind: 'catalog' | 'collection', principals: string[]) =>
+  /** A visible catalog by the path's id; anything else (a malformed id too) is a 404. */
+  const catalogOf = async (id: string, principals: string[]) =>
     requireFound(
-      isUuid(id) ? await findVisibleObject(deps.pool, id.toLowerCase(), principals, kind) : null,
-      `${kind} ${id}`,
+      isUuid(id) ? await findVisibleObject(deps.pool, id.toLowerCase(), principals, 'catalog') : null,
+      `catalog ${id}`,
     );
-  /** As `containerOf`, for a route that needs only the id: the check without reading the row. */
-  const containerIdOf = async (id: string, kind: 'catalog' | 'collection', principals: string[]) =>
-    requireFound(
-      isUuid(id) ? await findVisibleObjectId(deps.pool, id.toLowerCase(), principals, kind) : null,
-      `${kind} ${id}`,
-    );
+  /** A visible collection by the path's STAC id (its name or its UUID); anything else is a 404. */
+  const collectionOf = async (req: Request, principals: string[]) => {
+    const id = pathParam(req, 'collectionId');
+    return requireFound(await findVisibleCollection(deps.pool, id, principals), `collection ${id}`);
+  };
+  /** As `collectionOf`, for a route that needs only its keys: the check without reading the row. */
+  const collectionKeyOf = async (req: Request, principals: string[]) => {
+    const id = pathParam(req, 'collectionId');
+    return requireFound(await findVisibleCollectionKey(deps.pool, id, principals), `collection ${id}`);
+  };
 
   /** A page of children (of the landing page, or a catalog), oldest first, with `prev` and `next`. */
   const childrenPage = async (req: Request, parentId: string | null, selfUrl: string) => {
@@ -103,7 +111,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const row = await collectionOf(req, principals);
       res.json(stacCollection(row, urls, baseUrl));
     },
     put: replaceCollection(deps),
@@ -113,13 +121,15 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const collection = await collectionKeyOf(req, principals);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const named = searchFromQuery(query);
-      // `collections` narrows the path's collection: to itself when it is named, to nothing otherwise.
-      const path = collectionId.toLowerCase();
-      const alsoNamed = named.collections?.some((id) => id.toLowerCase() === path) ?? true;
-      const search = { ...named, collections: alsoNamed ? [collectionId] : [] };
+      // `collections` narrows the path's collection: to itself when it is named (by its name or its
+      // UUID), to nothing otherwise.
+      const alsoNamed =
+        named.collections?.some((id) => id === collection.stacId || id.toLowerCase() === collection.id) ??
+        true;
+      const search = { ...named, collections: alsoNamed ? [collection.id] : [] };
       const extra = conditionsFromQuery(query);
       const fields = query.fields === undefined ? null : parseFieldsText(query.fields);
       const page = await searchItems(
@@ -130,8 +140,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
         fields === null ? 'stored' : 'rows',
       );
       const { token: _token, ...rest } = query;
-      const request = { method: 'GET' as const, url: urls.items(collectionId), query: rest };
-      const collectionLink = { rel: 'collection', href: urls.collection(collectionId), type: JSON_TYPE };
+      const request = { method: 'GET' as const, url: urls.items(collection.stacId), query: rest };
+      const collectionLink = { rel: 'collection', href: urls.collection(collection.stacId), type: JSON_TYPE };
       const text = await itemCollectionText(
         deps.pool,
         page,
@@ -148,10 +158,10 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const collection = await collectionKeyOf(req, principals);
       const itemId = pathParam(req, 'itemId');
-      const row = await findVisibleStoredItemIn(deps.pool, collectionId, itemId, principals);
-      const item = requireFound(row, `item ${itemId} in collection ${collectionId}`);
+      const row = await findVisibleStoredItemIn(deps.pool, collection.id, itemId, principals);
+      const item = requireFound(row, `item ${itemId} in collection ${collection.stacId}`);
       const text = await itemJsonText(deps.pool, item, principals, urls, baseUrl);
       // The revision, as the portal API gives it: what `If-Match` on PUT, PATCH and DELETE compares.
       res.setHeader('ETag', etagOf(BigInt(item.version)));
@@ -188,9 +198,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/queryables`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
-      const title = `Items of collection ${collectionId}`;
-      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(collectionId), title));
+      const { stacId } = await collectionKeyOf(req, principals);
+      const title = `Items of collection ${stacId}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(stacId), title));
     },
   });
 
@@ -215,9 +225,9 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
-      const title = `Items of collection ${collectionId}`;
-      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(collectionId), title));
+      const { stacId } = await collectionKeyOf(req, principals);
+      const title = `Items of collection ${stacId}`;
+      res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(stacId), title));
     },
   });
 
@@ -236,27 +246,19 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregate`, {
     get: async (req, res) => {
-      const collectionId = await containerIdOf(
-        pathParam(req, 'collectionId'),
-        'collection',
-        context(req).principals,
-      );
-      res.json(await aggregateByGet(deps, req, { kind: 'collection', id: collectionId }));
+      const key = await collectionKeyOf(req, context(req).principals);
+      res.json(await aggregateByGet(deps, req, { kind: 'collection', key }));
     },
     post: async (req, res) => {
-      const collectionId = await containerIdOf(
-        pathParam(req, 'collectionId'),
-        'collection',
-        context(req).principals,
-      );
-      res.json(await aggregateByPost(deps, req, { kind: 'collection', id: collectionId }));
+      const key = await collectionKeyOf(req, context(req).principals);
+      res.json(await aggregateByPost(deps, req, { kind: 'collection', key }));
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregations`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const collectionId = await containerIdOf(pathParam(req, 'collectionId'), 'collection', principals);
-      res.json(aggregationsOf(urls, { kind: 'collection', id: collectionId }));
+      const key = await collectionKeyOf(req, principals);
+      res.json(aggregationsOf(urls, { kind: 'collection', key }));
     },
   });
 
@@ -268,7 +270,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/catalogs/:catalogId`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const row = await catalogOf(pathParam(req, 'catalogId'), principals);
       res.json(stacCatalog(row, urls, baseUrl, await catalogContents(deps.pool, row, principals, urls)));
     },
   });
@@ -282,7 +284,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/catalogs/:catalogId/browse`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const row = await catalogOf(pathParam(req, 'catalogId'), principals);
       const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
       res.json(await browsePage(deps.pool, { kind: 'catalog', row }, query, principals, urls));
     },
@@ -290,7 +292,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/browse`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const row = await containerOf(pathParam(req, 'collectionId'), 'collection', principals);
+      const row = await collectionOf(req, principals);
       const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
       res.json(await browsePage(deps.pool, { kind: 'collection', row }, query, principals, urls));
     },
@@ -298,7 +300,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/catalogs/:catalogId/children`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const row = await containerOf(pathParam(req, 'catalogId'), 'catalog', principals);
+      const row = await catalogOf(pathParam(req, 'catalogId'), principals);
       res.json(await childrenPage(req, row.id, urls.catalogChildren(row.id)));
     },
   });

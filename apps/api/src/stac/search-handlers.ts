@@ -5,7 +5,7 @@ import { principalsOf } from '../auth/caller.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
-import { findVisibleObjects } from '@portal/read-model-portal-objects';
+import { findVisibleCollectionKeys } from '@portal/read-model-portal-objects';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
 import { itemCollectionText, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';
@@ -15,19 +15,24 @@ import { badParameter } from './stac-problem.js';
 import { stacUrls } from './stac-links.js';
 
 /**
- * Every collection a search names must be one the caller may read: an unknown one answers 400 (a typo
- * would otherwise look like an empty result). Hidden and missing collections get the same answer.
+ * A search's `collections` as the UUIDs of the collections they name (by UUID or by STAC name: docs/stac.md,
+ * "Collection ids"). Every one must be a collection the caller may read: an unknown one answers 400 (a
+ * typo would otherwise look like an empty result). Hidden and missing collections get the same answer.
  */
-export async function checkCollections(
+export async function resolveCollections<T extends ItemMatch>(
   deps: ApiDependencies,
-  search: ItemMatch,
+  search: T,
   req: Request,
-): Promise<void> {
-  if (search.collections === null) return;
-  const wellFormed = search.collections.filter((id) => isUuid(id));
-  const found = await findVisibleObjects(deps.pool, wellFormed, principalsOf(req));
-  const collections = new Set(found.filter((row) => row.kind === 'collection').map((row) => row.id));
-  const unknown = search.collections.filter((id) => !collections.has(id.toLowerCase()));
+): Promise<T> {
+  if (search.collections === null) return search;
+  const found = await findVisibleCollectionKeys(deps.pool, search.collections, principalsOf(req));
+  const uuidOf = new Map<string, string>();
+  for (const key of found) {
+    uuidOf.set(key.id, key.id);
+    uuidOf.set(key.stacId, key.id);
+  }
+  const uuids = search.collections.map((id) => uuidOf.get(isUuid(id) ? id.toLowerCase() : id));
+  const unknown = search.collections.filter((_id, index) => uuids[index] === undefined);
   if (unknown.length > 0) {
     throw badParameter(
       'collections',
@@ -35,12 +40,7 @@ export async function checkCollections(
       'UNKNOWN_COLLECTION',
     );
   }
-}
-
-export function withCanonicalCollections<T extends ItemMatch>(search: T): T {
-  return search.collections === null
-    ? search
-    : { ...search, collections: search.collections.map((id) => id.toLowerCase()) };
+  return { ...search, collections: uuids.filter((id) => id !== undefined) };
 }
 
 async function runSearch(
@@ -51,15 +51,9 @@ async function runSearch(
   extra: readonly ItemCondition[],
   shape: PageShape,
 ): Promise<string> {
-  await checkCollections(deps, search, req);
   const reading = shape.fields === null ? 'stored' : 'rows';
-  const page = await searchItems(
-    deps.pool,
-    withCanonicalCollections(search),
-    principalsOf(req),
-    extra,
-    reading,
-  );
+  const resolved = await resolveCollections(deps, search, req);
+  const page = await searchItems(deps.pool, resolved, principalsOf(req), extra, reading);
   const baseUrl = baseUrlOf(req, deps.config);
   return itemCollectionText(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
 }

@@ -65,19 +65,17 @@ export function stacUrls(baseUrl: string): StacUrls {
     serviceDesc: `${baseUrl}/api/v1/openapi.json`,
     serviceDoc: `${baseUrl}/api/v1/docs`,
     collection,
-    items: (collectionId) => `${root}/collections/${collectionId}/items`,
-    collectionQueryables: (collectionId) => `${root}/collections/${collectionId}/queryables`,
-    collectionSortables: (collectionId) => `${root}/collections/${collectionId}/sortables`,
-    collectionAggregate: (collectionId) => `${root}/collections/${collectionId}/aggregate`,
-    collectionAggregations: (collectionId) => `${root}/collections/${collectionId}/aggregations`,
+    items: (collectionId) => `${collection(collectionId)}/items`,
+    collectionQueryables: (collectionId) => `${collection(collectionId)}/queryables`,
+    collectionSortables: (collectionId) => `${collection(collectionId)}/sortables`,
+    collectionAggregate: (collectionId) => `${collection(collectionId)}/aggregate`,
+    collectionAggregations: (collectionId) => `${collection(collectionId)}/aggregations`,
     item,
     catalog,
     catalogChildren: (id) => `${root}/catalogs/${id}/children`,
     browse: (owner, kind, token) => {
       const path =
-        owner.kind === 'root'
-          ? root
-          : `${root}/${owner.kind === 'catalog' ? 'catalogs' : 'collections'}/${owner.id}`;
+        owner.kind === 'root' ? root : owner.kind === 'catalog' ? catalog(owner.id) : collection(owner.id);
       const query = new URLSearchParams({ kind, ...(token === null ? {} : { token }) });
       return `${path}/browse?${query.toString()}`;
     },

@@ -246,10 +246,13 @@ export class PortalScenario {
       description: '',
     });
     const data = { id: node.id, title, parentId: node.parentId, ...access };
+    // Half the collections named by a STAC client (unique in the portal), some needing encoding in a path:
+    // their items' stored JSON names them so.
+    const name = this.next() < 0.5 ? {} : { stacId: `coll ${this.nodes.size}#${this.pick(stacIds) ?? ''}` };
     const event =
       kind === 'catalog'
         ? catalogCreated(data)
-        : collectionCreated({ ...data, keywords: ['k'], license: 'CC-BY-4.0' });
+        : collectionCreated({ ...data, keywords: ['k'], license: 'CC-BY-4.0', ...name });
     return this.emit(node, event, 'no_stream');
   }
 

@@ -61,7 +61,7 @@ export const pathParameters: Record<PathParameter, JsonObject> = {
     name: 'collectionId',
     in: 'path',
     required: true,
-    description: 'Id of a collection (its portal id).',
+    description: 'Id of a collection: its portal id (a UUID), or the STAC name its client gave it.',
     schema: stringSchema,
   },
   ItemId: {

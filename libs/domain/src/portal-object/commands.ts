@@ -59,6 +59,8 @@ export interface CreateCollection {
     readonly license?: string;
     readonly keywords?: readonly string[];
     readonly extent?: CollectionExtent;
+    /** The collection's STAC id, when its client named it (`CollectionCreated.stacId`). */
+    readonly stacId?: string;
     readonly parent: ParentLookup | null;
     readonly access: NewObjectAccess;
   };

@@ -99,6 +99,7 @@ function createCollection({ data }: CreateCollection, state: PortalObjectState):
         license: data.license ?? collectionDefaults.license,
         keywords: data.keywords ?? collectionDefaults.keywords,
         extent: data.extent ?? collectionDefaults.extent,
+        ...(data.stacId !== undefined && { stacId: data.stacId }),
         ...createdAccess(data.access, data.parent),
       },
     },

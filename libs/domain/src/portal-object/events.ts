@@ -38,6 +38,11 @@ export interface CollectionCreated {
     readonly keywords: readonly string[];
     /** Given on create; `null` means the projector computes it from the ready items below. */
     readonly extent: CollectionExtent | null;
+    /**
+     * The collection's STAC id, when its client named it (`sentinel-2-l2a`: docs/stac.md, "Collection
+     * ids"): unique among the portal's live collections, its `id` and path in the STAC API.
+     */
+    readonly stacId?: string;
   } & CreatedAccess;
 }
 

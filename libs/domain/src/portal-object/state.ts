@@ -35,6 +35,8 @@ export interface LiveCollection extends LiveFields {
   readonly keywords: readonly string[];
   /** `null`: the projector computes it from the ready items below. */
   readonly extent: CollectionExtent | null;
+  /** The collection's STAC id, when its client named it (docs/stac.md, "Collection ids"); set once. */
+  readonly stacId: string | null;
 }
 
 export type LivePortalObject = LiveCatalog | LiveCollection | LiveItem;
@@ -85,7 +87,7 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
     }
     case 'CollectionCreated': {
       if (state.status !== 'absent') return state;
-      const { id, title, description, parentId, links, license, keywords, extent } = event.data;
+      const { id, title, description, parentId, links, license, keywords, extent, stacId } = event.data;
       return {
         status: 'live',
         kind: 'collection',
@@ -97,6 +99,7 @@ export function evolve(state: PortalObjectState, event: PortalObjectEvent): Port
         license,
         keywords,
         extent,
+        stacId: stacId ?? null,
         access: accessOfCreated(event.data),
       };
     }
@@ -172,4 +175,12 @@ function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): Li
     default:
       return unreachable(state);
   }
+}
+
+/**
+ * Whether the object is a live collection holding the STAC name `stacId` (docs/stac.md, "Collection
+ * ids"): what refuses a second collection of that name anywhere in the portal.
+ */
+export function holdsCollectionName(state: PortalObjectState, stacId: string): boolean {
+  return state.status === 'live' && state.kind === 'collection' && state.stacId === stacId;
 }

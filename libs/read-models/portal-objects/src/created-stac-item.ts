@@ -70,6 +70,8 @@ export function createdStacItemText(row: NewObjectRow): string | null {
       description: row.description,
       parent_id: row.parentId,
       parent_kind: 'collection',
+      // Kept only below a collection without a name (run-creates.ts, item-handlers.ts).
+      parent_stac_id: null,
       footprint_bbox: null,
       status: row.status,
       geometry: row.geometry === null ? null : (jsonbOf(row.geometry) as Record<string, unknown>),

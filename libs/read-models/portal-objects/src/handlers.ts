@@ -65,8 +65,19 @@ function exhausted(event: never): never {
 /** The insert of a catalog or collection (`$8` on: its own columns). */
 export const createdInsert = placedInsertStatements({
   name: 'created',
-  columns: ['kind', 'status', 'title', 'description', 'links', 'license', 'keywords', 'extent', 'version'],
-  values: ['$8', "'ready'", '$9', '$10', '$11::jsonb', '$12', '$13::jsonb', '$14::jsonb', '$15'],
+  columns: [
+    'kind',
+    'status',
+    'title',
+    'description',
+    'links',
+    'license',
+    'keywords',
+    'extent',
+    'version',
+    'stac_id',
+  ],
+  values: ['$8', "'ready'", '$9', '$10', '$11::jsonb', '$12', '$13::jsonb', '$14::jsonb', '$15', '$16'],
   ownValues: (row) => [
     row.kind,
     row.title,
@@ -76,6 +87,7 @@ export const createdInsert = placedInsertStatements({
     row.keywords,
     row.extent,
     row.version,
+    row.stacId,
   ],
 });
 

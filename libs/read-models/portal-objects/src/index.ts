@@ -14,6 +14,7 @@ export { statementFunctionsDdl } from './statement-functions.js';
 export { keyedSubtreeLimit } from './statement-function.js';
 export * from './visibility.js';
 export * from './portal-object-rows.js';
+export * from './collection-keys.js';
 export * from './upload-rows.js';
 export * from './asset-rows.js';
 export * from './reader-rows.js';

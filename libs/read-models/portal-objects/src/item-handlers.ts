@@ -62,11 +62,13 @@ function exhausted(event: never): never {
 }
 
 /**
- * A new item's stored STAC JSON (`param`, rendered for a parent that is a collection: created-stac-item.ts),
- * kept only when the parent is one and the row is live; otherwise the end of the batch renders it.
+ * A new item's stored STAC JSON (`param`, rendered for a parent that is a collection known by its UUID:
+ * created-stac-item.ts), kept only when the parent is one and the row is live; otherwise the end of the
+ * batch renders it (a collection named by its client is known by its name, which the event does not carry).
  */
 function storedWithInsert(param: string): string {
-  return `CASE WHEN parent.parent_kind = 'collection' AND NOT parent.under_tombstone THEN ${param}::text END`;
+  return `CASE WHEN parent.parent_kind = 'collection' AND parent.parent_stac_id IS NULL AND NOT parent.under_tombstone
+               THEN ${param}::text END`;
 }
 
 /** The insert of an item and its upload (`$8` on: its own columns, then the upload's). */

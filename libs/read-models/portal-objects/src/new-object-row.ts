@@ -38,7 +38,7 @@ export interface NewObjectRow extends NewObject {
   readonly upload: UploadPlan | null;
   /** An item's assets registered by href, as JSON; `null` for catalogs and collections. */
   readonly hrefAssets: string | null;
-  /** The id a STAC client gave the item (`stacId` of its create); `null` for every other row. */
+  /** The id a STAC client gave the item or collection (`stacId` of its create); else `null`. */
   readonly stacId: string | null;
 }
 
@@ -96,7 +96,7 @@ function kindColumns(event: CreateEvent): KindColumns {
         item: null,
         upload: null,
         hrefAssets: null,
-        stacId: null,
+        stacId: event.data.stacId ?? null,
       };
     case 'ItemUploadStarted':
       return {

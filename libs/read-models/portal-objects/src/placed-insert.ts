@@ -62,10 +62,10 @@ export function placedInsertStatements(insert: PlacedInsert): PlacedInsertStatem
                -- A private object stops the shares above it (docs/identity.md); a new one has none of its own.
                CASE WHEN $6 = 'private' THEN '{}'::text[] ELSE p.share_readers END AS share_readers,
                CASE WHEN $6 = 'private' THEN '{}'::text[] ELSE p.share_editors END AS share_editors,
-               p.kind AS parent_kind
+               p.kind AS parent_kind, p.stac_id AS parent_stac_id
           FROM portal_objects p WHERE p.id = $2
         UNION ALL
-        SELECT '{}'::uuid[], 1, false, $6, '{}'::text[], '{}'::text[], NULL WHERE $2::uuid IS NULL
+        SELECT '{}'::uuid[], 1, false, $6, '{}'::text[], '{}'::text[], NULL, NULL WHERE $2::uuid IS NULL
       ), inserted AS (
         INSERT INTO portal_objects (id, parent_id, slug, ancestor_ids, depth, created_at, updated_at, deleted_at,
                                     org_id, visibility, created_by, effective_visibility, share_readers,

@@ -17,7 +17,8 @@ export const portalObjectsReadModel: ReadModel = {
   // 4: `portal_objects_with_rows_below`, which a batch's footprints call.
   // 5: `stac_id`, the id a STAC client gave an item (in its stored JSON too).
   // 6: the stored JSON's `alternate` link to the portal item.
-  version: 6,
+  // 7: a collection's STAC name (`stac_id` of collections), by which its items' JSON names it.
+  version: 7,
   // The tables, then the statements kept as functions (they name the tables, so they come after).
   ddl: [readFileSync(new URL('./schema.sql', import.meta.url), 'utf8'), statementFunctionsDdl()].join('\n'),
   readerDdl: sqlFileStatements(new URL('./reader-indexes.sql', import.meta.url)),

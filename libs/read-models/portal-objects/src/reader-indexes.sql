@@ -10,7 +10,7 @@
 CREATE INDEX IF NOT EXISTS portal_objects_root_slug ON portal_objects (slug)
   WHERE deleted_at IS NULL AND parent_id IS NULL;
 
--- An item by the id a STAC client gave it: its path in a collection, and `ids` in a search.
+-- An item or a collection by the id a STAC client gave it: its path, and `ids` or `collections` in a search.
 CREATE INDEX IF NOT EXISTS portal_objects_stac_id ON portal_objects (stac_id, parent_id)
   WHERE stac_id IS NOT NULL AND deleted_at IS NULL;
 

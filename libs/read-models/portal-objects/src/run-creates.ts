@@ -42,7 +42,8 @@ const inputColumns: readonly (readonly [string, string, (row: NewObjectRow) => u
   ['expires_at', 'timestamptz', (row) => row.upload?.expiresAt ?? null],
   ['href_assets', 'jsonb', (row) => row.hrefAssets],
   ['stac_id', 'text', (row) => row.stacId],
-  // Kept only for a live item below a collection (created-stac-item.ts), as the single insert keeps it.
+  // Kept only for a live item below a collection known by its UUID (created-stac-item.ts), as the single
+  // insert keeps it.
   ['stac_item', 'text', (row) => createdStacItemText(row)],
 ];
 
@@ -80,7 +81,7 @@ const insertCreatesRunSql = `
              AS share_readers,
            CASE WHEN i.parent_id IS NULL OR i.visibility = 'private' THEN '{}'::text[] ELSE p.share_editors END
              AS share_editors,
-           p.kind AS parent_kind
+           p.kind AS parent_kind, p.stac_id AS parent_stac_id
       FROM input i LEFT JOIN portal_objects p ON p.id = i.parent_id
      WHERE NOT EXISTS (SELECT 1 FROM input q WHERE q.id = i.parent_id AND q.n < i.n AND NOT q.existed)
     UNION ALL
@@ -89,7 +90,7 @@ const insertCreatesRunSql = `
            portal_narrower_visibility(q.effective_visibility, c.visibility),
            CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_readers END,
            CASE WHEN c.visibility = 'private' THEN '{}'::text[] ELSE q.share_editors END,
-           q.kind
+           q.kind, q.stac_id
       FROM input c JOIN placed q ON q.id = c.parent_id AND q.n < c.n AND NOT q.existed
   ), children AS (
     -- A new parent's children of the run: all its children, since it is new.
@@ -111,7 +112,8 @@ const insertCreatesRunSql = `
                 THEN portal_footprint(p.geometry, p.bbox::double precision[]) END,
            p.datetime, p.start_datetime, p.end_datetime, p.properties, p.version, COALESCE(p.href_assets, '[]'),
            CASE WHEN p.under_tombstone THEN 0 ELSE COALESCE(children.count, 0) END, p.stac_id,
-           CASE WHEN p.parent_kind = 'collection' AND NOT p.under_tombstone THEN p.stac_item END
+           CASE WHEN p.parent_kind = 'collection' AND p.parent_stac_id IS NULL AND NOT p.under_tombstone
+                THEN p.stac_item END
       FROM placed p LEFT JOIN children ON children.parent_id = p.id
      WHERE p.found AND NOT p.existed
      ORDER BY p.n

@@ -21,6 +21,8 @@ export interface ItemRow {
   readonly parent_id: string | null;
   /** The parent's kind when the caller may read it (`null` otherwise: no link to it then). */
   readonly parent_kind: 'catalog' | 'collection' | null;
+  /** The parent's STAC name, when its client named it (a collection's: docs/stac.md, "Collection ids"). */
+  readonly parent_stac_id: string | null;
   /** The footprint's [west, south, east, north], for items that have a geometry but no bbox. */
   readonly footprint_bbox: number[] | null;
   readonly status: string;
@@ -97,7 +99,7 @@ export function portalLink(link: Link, baseUrl: string) {
   return { href: absoluteHref(link.href, baseUrl), rel: link.rel, type: link.type, title: link.title };
 }
 
-/** The title of an item's `alternate` link to its portal record. */
+/** The title of an item's or a collection's `alternate` link to its portal record. */
 export const PORTAL_ITEM_LINK_TITLE = 'The portal item';
 
 /** The portal API's record of an object. */
@@ -110,7 +112,7 @@ export function portalAssetUrl(itemId: string, assetId: string, baseUrl: string)
   return `${portalItemUrl(itemId, baseUrl)}/assets/${assetId}`;
 }
 
-/** An item's STAC `id`: the one its client gave it, else its UUID. */
+/** An item's or a collection's STAC `id`: the one its client gave it, else its UUID. */
 export function stacIdOf(row: Pick<ItemRow, 'id' | 'stac_id'>): string {
   return row.stac_id ?? row.id;
 }
@@ -137,12 +139,13 @@ export function stacItem(
   urls: ItemUrls,
   baseUrl: string,
 ): StacItem {
-  const collectionId = row.parent_kind === 'collection' ? row.parent_id : null;
+  // The collection by its STAC id: the name its client gave it, else its UUID.
+  const collectionId = row.parent_kind === 'collection' ? (row.parent_stac_id ?? row.parent_id) : null;
   const parent =
     row.parent_id === null || row.parent_kind === null
       ? urls.root
-      : row.parent_kind === 'collection'
-        ? urls.collection(row.parent_id)
+      : collectionId !== null
+        ? urls.collection(collectionId)
         : urls.catalog(row.parent_id);
   return {
     type: 'Feature',

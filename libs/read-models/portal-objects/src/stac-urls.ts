@@ -17,13 +17,14 @@ export function itemUrls(baseUrl: string): ItemUrls {
   const root = `${baseUrl}${STAC_PATH}`;
   return {
     root,
-    collection: (id) => `${root}/collections/${id}`,
+    // A STAC id may hold characters a path segment cannot (`#`, `?`, `%`, spaces): encoded. A UUID is
+    // the same encoded.
+    collection: (id) => `${root}/collections/${encodeURIComponent(id)}`,
     catalog: (id) => `${root}/catalogs/${id}`,
-    // A STAC id may hold characters a path segment cannot (`#`, `?`, `%`, spaces): encoded.
     item: (id, collectionId) =>
       collectionId === null
         ? `${root}/items/${id}`
-        : `${root}/collections/${collectionId}/items/${encodeURIComponent(id)}`,
+        : `${root}/collections/${encodeURIComponent(collectionId)}/items/${encodeURIComponent(id)}`,
   };
 }
 

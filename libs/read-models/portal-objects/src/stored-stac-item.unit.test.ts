@@ -19,6 +19,7 @@ const base: ItemRow = {
   parent_id: collectionId,
   stac_id: null,
   parent_kind: 'collection',
+  parent_stac_id: null,
   footprint_bbox: null,
   status: 'ready',
   geometry: { type: 'Point', coordinates: [8.5, 47.3] },

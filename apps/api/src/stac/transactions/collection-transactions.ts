@@ -5,7 +5,7 @@ import {
   type CreateCollectionBody,
   type StacCollectionInput,
 } from '@portal/contracts';
-import type { PortalObjectChanges } from '@portal/domain';
+import { isUuid, type PortalObjectChanges } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
 import { deleteOneAndRespond } from '../../commands/delete-one.js';
 import type { CommandOutcome } from '../../commands/respond.js';
@@ -15,10 +15,10 @@ import { baseUrlOf } from '../../http/base-url.js';
 import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
-import { findVisibleObject, type PortalObjectRow } from '@portal/read-model-portal-objects';
+import { findVisibleObject, stacIdOf, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { stacCollection } from '../container-json.js';
 import { stacUrls } from '../stac-links.js';
-import { clientId, portalLinksOf } from './item-input.js';
+import { clientUuid, portalLinksOf } from './item-input.js';
 import { signedInCaller, visibleCollectionRow } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
 import { updateObject } from './update-object.js';
@@ -33,7 +33,8 @@ function refused(message: string): HttpProblem {
 /**
  * The portal create a STAC Collection means, checked as `POST /api/v1/portal/collections/create`
  * checks one: the title (the id, or `Untitled collection`, when none), description, license, keywords,
- * extent as given (left out: computed from the items), links but the generated ones. Other STAC fields
+ * extent as given (left out: computed from the items), links but the generated ones, and an id that is
+ * not a UUID as the collection's STAC name (docs/stac.md, "Collection ids"). Other STAC fields
  * (`providers`, `summaries`, `assets`, `stac_extensions`…) are not kept.
  */
 function createBodyOf(collection: StacCollectionInput): CreateCollectionBody {
@@ -45,6 +46,7 @@ function createBodyOf(collection: StacCollectionInput): CreateCollectionBody {
   if (collection.license !== undefined) body['license'] = collection.license;
   if (collection.keywords !== undefined) body['keywords'] = collection.keywords;
   if (collection.extent !== undefined) body['extent'] = collection.extent;
+  if (collection.id !== undefined && !isUuid(collection.id)) body['stacId'] = collection.id;
   return parseInput(createCollectionBodySchema, body, 'collection');
 }
 
@@ -53,13 +55,13 @@ async function respondWithCollection(
   deps: ApiDependencies,
   req: Request,
   res: Response,
-  written: { id: string; outcome: CommandOutcome; status: 200 | 201 },
+  written: { id: string; stacId: string; outcome: CommandOutcome; status: 200 | 201 },
 ): Promise<void> {
   const baseUrl = baseUrlOf(req, deps.config);
   const urls = stacUrls(baseUrl);
-  const { id, outcome, status } = written;
+  const { id, stacId, outcome, status } = written;
   writeConsistencyHeaders(res, outcome.position, outcome.revision);
-  if (status === 201) res.setHeader('Location', urls.collection(id));
+  if (status === 201) res.setHeader('Location', urls.collection(stacId));
   const asynchronous = prefersAsync(req);
   if (asynchronous) res.setHeader('Preference-Applied', 'respond-async');
   const projected =
@@ -67,7 +69,7 @@ async function respondWithCollection(
     (!asynchronous && (await deps.projection.waitFor(outcome.position, deps.config.PROJECTION_WAIT_MS)));
   const row = projected ? await findVisibleObject(deps.pool, id, principalsOf(req), 'collection') : null;
   if (row === null) {
-    res.status(202).json({ id });
+    res.status(202).json({ id: stacId });
     return;
   }
   res.status(status).json(stacCollection(row, urls, baseUrl));
@@ -78,10 +80,10 @@ export function addCollection(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const collection = parseInput(stacCollectionInputSchema, req.body, 'body');
     const caller = await signedInCaller(deps, req);
-    const chosenId = clientId(collection.id, 'collection', '');
     const body = createBodyOf(collection);
-    const { id, outcome } = await runCreateCollection(deps, req, caller, body, chosenId);
-    await respondWithCollection(deps, req, res, { id, outcome, status: 201 });
+    const { id, outcome } = await runCreateCollection(deps, req, caller, body, clientUuid(collection));
+    const stacId = body.stacId ?? id;
+    await respondWithCollection(deps, req, res, { id, stacId, outcome, status: 201 });
   };
 }
 
@@ -89,7 +91,7 @@ export function addCollection(deps: ApiDependencies): RequestHandler {
 function writtenCollection(row: PortalObjectRow): Record<string, unknown> {
   return {
     type: 'Collection',
-    id: row.id,
+    id: stacIdOf(row),
     title: row.title,
     description: row.description ?? '',
     license: row.license ?? 'other',
@@ -109,8 +111,9 @@ function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler
     const row = await visibleCollectionRow(deps, req);
     const merged = patch ? mergePatch(writtenCollection(row), requested) : requested;
     const collection = parseInput(stacCollectionInputSchema, merged, patch ? 'patched collection' : 'body');
-    if (collection.id !== undefined && collection.id.toLowerCase() !== row.id) {
-      throw refused(`id: '${collection.id.slice(0, 100)}' is not the collection of the path`);
+    const { id } = collection;
+    if (id !== undefined && id !== stacIdOf(row) && id.toLowerCase() !== row.id) {
+      throw refused(`id: '${id.slice(0, 100)}' is not the collection of the path`);
     }
     const body = createBodyOf(collection);
     const keepLinks = patch ? !('links' in (requested as object)) : collection.links === undefined;
@@ -124,7 +127,12 @@ function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler
       ...(keepLinks ? {} : { links: body.links }),
     };
     const result = await updateObject(deps, req, { id: row.id, kind: 'collection', caller, changes });
-    await respondWithCollection(deps, req, res, { id: row.id, outcome: result, status: 200 });
+    await respondWithCollection(deps, req, res, {
+      id: row.id,
+      stacId: stacIdOf(row),
+      outcome: result,
+      status: 200,
+    });
   };
 }
 

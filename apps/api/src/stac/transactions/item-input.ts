@@ -1,5 +1,6 @@
 import { createItemBodySchema, type CreateItemBody, type StacItemInput } from '@portal/contracts';
 import { isUuid } from '@portal/domain';
+import type { CollectionKey } from '@portal/read-model-portal-objects';
 import { PORTAL_ITEM_LINK_TITLE } from '@portal/read-model-portal-objects';
 import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
@@ -29,26 +30,11 @@ function refused(message: string): HttpProblem {
 }
 
 /**
- * The id a client gives a new collection: a UUID is kept (lower case), as the portal's ids are UUIDs; any
- * other text is refused rather than silently replaced (docs/decisions.md, STAC transaction ids). Left
- * out, the portal gives one. Items take names of their own (`clientItemUuid`, `createBodyOf`).
+ * The UUID a client gave a new item or collection (lower case), or `null`: any other id is its STAC name
+ * (the create body's `stacId`: docs/stac.md, "Item ids", "Collection ids"), and none a fresh UUID.
  */
-export function clientId(id: string | undefined, kind: string, position: string): string | null {
-  if (id === undefined) return null;
-  if (!isUuid(id)) {
-    throw refused(
-      `${position}id: '${String(id).slice(0, 100)}' is not a UUID: the portal's ${kind} ids are UUIDs; give a UUID or leave id out and the portal gives one`,
-    );
-  }
-  return id.toLowerCase();
-}
-
-/**
- * The UUID a client gave a new item (lower case), or `null`: any other id is the item's STAC name
- * (`createBodyOf` gives it as `stacId`: docs/stac.md, "Item ids"), and none a fresh UUID.
- */
-export function clientItemUuid(item: StacItemInput): string | null {
-  return item.id !== undefined && isUuid(item.id) ? item.id.toLowerCase() : null;
+export function clientUuid(input: { readonly id?: string | undefined }): string | null {
+  return input.id !== undefined && isUuid(input.id) ? input.id.toLowerCase() : null;
 }
 
 /**
@@ -77,11 +63,15 @@ function portalLinkOf(link: NonNullable<StacItemInput['links']>[number]) {
  * columns, every other property is kept as sent (`created`/`updated` are the portal's), `assets` are
  * registered by href. `collection`, when given, must name the path's collection.
  */
-export function createBodyOf(item: StacItemInput, collectionId: string, position: string): CreateItemBody {
-  if (item.collection !== undefined && item.collection.toLowerCase() !== collectionId) {
-    throw refused(
-      `${position}collection: '${item.collection.slice(0, 100)}' is not the collection of the path`,
-    );
+export function createBodyOf(
+  item: StacItemInput,
+  collection: CollectionKey,
+  position: string,
+): CreateItemBody {
+  const { id: collectionId, stacId: collectionStacId } = collection;
+  const given = item.collection;
+  if (given !== undefined && given !== collectionStacId && given.toLowerCase() !== collectionId) {
+    throw refused(`${position}collection: '${given.slice(0, 100)}' is not the collection of the path`);
   }
   const own: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};

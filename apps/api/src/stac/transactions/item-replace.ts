@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { stacItemInputSchema, type StacItemInput } from '@portal/contracts';
 import { requireFound } from '@portal/commands';
 import type { PortalObjectChanges } from '@portal/domain';
-import { stacIdOf } from '@portal/read-model-portal-objects';
+import { stacIdOf, type CollectionKey } from '@portal/read-model-portal-objects';
 import { principalsOf } from '../../auth/caller.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { HttpProblem } from '../../http/problem.js';
@@ -16,10 +16,16 @@ import { updateObject } from './update-object.js';
 
 /** The item of the path, in the path's collection and visible to the caller; 404 otherwise. */
 async function itemOfPath(deps: ApiDependencies, req: Request): Promise<ItemRow> {
-  const collectionId = await visibleCollection(deps, req);
+  const collection = await visibleCollection(deps, req);
   const itemId = pathParam(req, 'itemId');
-  const row = await findVisibleItemIn(deps.pool, collectionId, itemId, principalsOf(req));
-  return requireFound(row, `item ${itemId} in collection ${collectionId}`);
+  const row = await findVisibleItemIn(deps.pool, collection.id, itemId, principalsOf(req));
+  return requireFound(row, `item ${itemId} in collection ${collection.stacId}`);
+}
+
+/** The collection of an item of the path (its parent, which the path named). */
+function collectionOf(row: ItemRow): CollectionKey {
+  const id = row.parent_id ?? '';
+  return { id, stacId: row.parent_stac_id ?? id };
 }
 
 /**
@@ -76,7 +82,7 @@ function replacement(
       'VALIDATION_FAILED',
     );
   }
-  const body = createBodyOf(item, row.parent_id ?? '', '');
+  const body = createBodyOf(item, collectionOf(row), '');
   return {
     title: body.title,
     description: body.description ?? null,
@@ -104,9 +110,14 @@ function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
     const keepLinks = patch ? !('links' in (requested as object)) : item.links === undefined;
     const changes = replacement(deps, item, row, keepLinks);
     const result = await updateObject(deps, req, { id: row.id, kind: 'item', caller, changes });
-    const collectionId = row.parent_id ?? '';
     const { id, stac_id } = row;
-    await respondWithItem(deps, req, res, { id, stac_id, collectionId, outcome: result }, 200);
+    await respondWithItem(
+      deps,
+      req,
+      res,
+      { id, stac_id, collection: collectionOf(row), outcome: result },
+      200,
+    );
   };
 }
 

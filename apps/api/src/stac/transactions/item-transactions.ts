@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { stacItemCollectionInputSchema, stacItemInputSchema, type StacItemInput } from '@portal/contracts';
 import { requireFound } from '@portal/commands';
-import { DomainError, isUuid, type Caller } from '@portal/domain';
+import { DomainError, type Caller } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
 import { commandCaller } from '../../commands/command-caller.js';
 import { deleteOneAndRespond } from '../../commands/delete-one.js';
@@ -13,14 +13,16 @@ import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
 import {
   findAssetsOf,
-  findVisibleObject,
+  findVisibleCollection,
+  findVisibleCollectionKey,
   stacIdOf,
   stacItem,
+  type CollectionKey,
   type PortalObjectRow,
 } from '@portal/read-model-portal-objects';
 import { findVisibleItem, findVisibleItemIn } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
-import { clientItemUuid, createBodyOf } from './item-input.js';
+import { clientUuid, createBodyOf } from './item-input.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
@@ -42,17 +44,19 @@ export async function signedInCaller(deps: ApiDependencies, req: Request): Promi
   return caller;
 }
 
-/** The path's collection as the caller sees it; anything else (a malformed id too) is a 404. */
+/**
+ * The path's collection (by its STAC id: its name or its UUID) as the caller sees it; anything else (a
+ * malformed id too) is a 404.
+ */
 export async function visibleCollectionRow(deps: ApiDependencies, req: Request): Promise<PortalObjectRow> {
   const id = pathParam(req, 'collectionId');
-  const row = isUuid(id)
-    ? await findVisibleObject(deps.pool, id.toLowerCase(), principalsOf(req), 'collection')
-    : null;
-  return requireFound(row, `collection ${id}`);
+  return requireFound(await findVisibleCollection(deps.pool, id, principalsOf(req)), `collection ${id}`);
 }
 
-export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<string> {
-  return (await visibleCollectionRow(deps, req)).id;
+/** As `visibleCollectionRow`, its keys alone (the check without reading the row). */
+export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<CollectionKey> {
+  const id = pathParam(req, 'collectionId');
+  return requireFound(await findVisibleCollectionKey(deps.pool, id, principalsOf(req)), `collection ${id}`);
 }
 
 /** The body as the Items it adds: an ItemCollection's features, or the one Item. */
@@ -71,22 +75,22 @@ export async function respondWithItem(
   deps: ApiDependencies,
   req: Request,
   res: Response,
-  created: { id: string; stac_id: string | null; collectionId: string; outcome: CommandOutcome },
+  created: { id: string; stac_id: string | null; collection: CollectionKey; outcome: CommandOutcome },
   status: 200 | 201 = 201,
 ): Promise<void> {
   const baseUrl = baseUrlOf(req, deps.config);
   const urls = stacUrls(baseUrl);
-  const { id, collectionId, outcome } = created;
+  const { id, collection, outcome } = created;
   const stacId = stacIdOf(created);
   writeConsistencyHeaders(res, outcome.position, outcome.revision);
-  res.setHeader('Location', urls.item(stacId, collectionId));
+  res.setHeader('Location', urls.item(stacId, collection.stacId));
   const projected =
     outcome.position === null ||
     (!prefersAsync(req) && (await deps.projection.waitFor(outcome.position, deps.config.PROJECTION_WAIT_MS)));
   if (prefersAsync(req)) res.setHeader('Preference-Applied', 'respond-async');
   const row = projected ? await findVisibleItem(deps.pool, id, principalsOf(req)) : null;
   if (row === null) {
-    res.status(202).json({ id: stacId, collection: collectionId });
+    res.status(202).json({ id: stacId, collection: collection.stacId });
     return;
   }
   const assets = await findAssetsOf(deps.pool, [row.id]);
@@ -106,10 +110,10 @@ export function addItems(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const { items, many } = itemsOf(req.body);
     const caller = await signedInCaller(deps, req);
-    const collectionId = await visibleCollection(deps, req);
+    const collection = await visibleCollection(deps, req);
     const prepared = items.map((item, index) => {
       const position = many ? `features[${index}].` : '';
-      return { uuid: clientItemUuid(item), body: createBodyOf(item, collectionId, position) };
+      return { uuid: clientUuid(item), body: createBodyOf(item, collection, position) };
     });
     const created: { id: string; stac_id: string | null }[] = [];
     let last: CommandOutcome = { position: null, revision: null };
@@ -120,7 +124,7 @@ export function addItems(deps: ApiDependencies): RequestHandler {
     }
     const [only] = created;
     if (!many && only !== undefined) {
-      await respondWithItem(deps, req, res, { ...only, collectionId, outcome: last });
+      await respondWithItem(deps, req, res, { ...only, collection, outcome: last });
       return;
     }
     const ids = created.map(stacIdOf);
@@ -145,10 +149,10 @@ export function addItems(deps: ApiDependencies): RequestHandler {
 export function deleteItem(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const caller = await signedInCaller(deps, req);
-    const collectionId = await visibleCollection(deps, req);
+    const collection = await visibleCollection(deps, req);
     const itemId = pathParam(req, 'itemId');
-    const row = await findVisibleItemIn(deps.pool, collectionId, itemId, principalsOf(req));
-    const item = requireFound(row, `item ${itemId} in collection ${collectionId}`);
+    const row = await findVisibleItemIn(deps.pool, collection.id, itemId, principalsOf(req));
+    const item = requireFound(row, `item ${itemId} in collection ${collection.stacId}`);
     await deleteOneAndRespond(deps, req, res, { id: item.id, kinds: ['item'], caller, recursive: false });
   };
 }

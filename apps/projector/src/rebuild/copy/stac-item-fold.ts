@@ -37,6 +37,7 @@ function itemRowOf(item: FoldedObject, parent: FoldedObject | undefined): ItemRo
     description: item.description,
     parent_id: item.parentId,
     parent_kind: parentKind === 'catalog' || parentKind === 'collection' ? parentKind : null,
+    parent_stac_id: parent?.stacId ?? null,
     footprint_bbox: null,
     status: item.status,
     geometry: item.geometry === null ? null : (jsonbOf(item.geometry) as Record<string, unknown>),

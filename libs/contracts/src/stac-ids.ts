@@ -5,16 +5,15 @@ import { expected, uuid } from './messages.js';
 export const MAX_STAC_ITEM_ID_LENGTH = 256;
 
 /**
- * An item's id as a STAC client gives it: a UUID (kept as the portal id) or a name of the client's own,
- * unique within its collection (docs/stac.md, "Item ids"). A name is one path segment of the item's URL,
- * found again as it was written:
+ * A name a STAC client gives an item or a collection (docs/stac.md, "Item ids", "Collection ids"). It is
+ * one path segment of the object's URL, found again as it was written:
  * - no `/`, and not `.` or `..` (a URL resolves them away, even percent-encoded);
  * - no control character (C0, DEL, C1) and no lone surrogate (no UTF-8 for it; it cannot be encoded
  *   into a URL);
  * - no space at either end (lists of ids are trimmed).
  * Its length counts UTF-16 code units, as JSON and JavaScript do.
  */
-export const stacItemIdSchema = z
+const stacNameText = z
   .string({ error: expected('a string') })
   .min(1, { error: 'must not be empty' })
   .max(MAX_STAC_ITEM_ID_LENGTH, { error: `must be at most ${MAX_STAC_ITEM_ID_LENGTH} characters` })
@@ -26,17 +25,25 @@ export const stacItemIdSchema = z
     error: 'must hold no /, no control character and no lone surrogate',
   })
   .refine((name) => name !== '.' && name !== '..', { error: 'must not be . or ..' })
-  .refine((name) => name.trim() === name, { error: 'must not start or end with a space' })
-  .meta({
-    description:
-      "The item's id: a UUID, or a name of the client's own (one path segment, at most 256 characters), unique in its collection; left out, the portal gives a UUID.",
-  });
+  .refine((name) => name.trim() === name, { error: 'must not start or end with a space' });
+
+/** An item's id as a STAC client gives it: a UUID (kept as the portal id) or a name of its own. */
+export const stacItemIdSchema = stacNameText.meta({
+  description:
+    "The item's id: a UUID, or a name of the client's own (one path segment, at most 256 characters), unique in its collection; left out, the portal gives a UUID.",
+});
+
+/** A collection's id as a STAC client gives it: a UUID (kept as the portal id) or a name of its own. */
+export const stacCollectionIdSchema = stacNameText.meta({
+  description:
+    "The collection's id: a UUID, or a name of the client's own (one path segment, at most 256 characters), unique among the portal's collections; left out, the portal gives a UUID.",
+});
 
 /**
  * `stacId` of a portal item create: the STAC name alone. A UUID is refused: it would name the item
  * itself, which the portal API chooses.
  */
-export const stacItemNameSchema = stacItemIdSchema
+export const stacItemNameSchema = stacNameText
   .refine((name) => !uuid().safeParse(name).success, {
     error: 'must be a name, not a UUID: the portal gives the item its UUID',
   })
@@ -45,7 +52,19 @@ export const stacItemNameSchema = stacItemIdSchema
       'The item\'s STAC id, unique in its parent (docs/stac.md, "Item ids"): its `id` and path in the STAC API; the item\'s UUID is derived from it. One path segment, at most 256 characters, not a UUID.',
   });
 
-/** Whether a text can be a STAC item id at all: anything else names no item (a 404, no match). */
-export function isStacItemId(text: string): boolean {
-  return stacItemIdSchema.safeParse(text).success;
+/**
+ * `stacId` of a portal collection create: the STAC name alone (a UUID is refused, as for items).
+ */
+export const stacCollectionNameSchema = stacNameText
+  .refine((name) => !uuid().safeParse(name).success, {
+    error: 'must be a name, not a UUID: the portal gives the collection its UUID',
+  })
+  .meta({
+    description:
+      "The collection's STAC id, unique among the portal's live collections (docs/stac.md, \"Collection ids\"): its `id` and path in the STAC API; the collection's UUID is derived from it. One path segment, at most 256 characters, not a UUID.",
+  });
+
+/** Whether a text can be a STAC id at all: anything else names no item or collection (a 404, no match). */
+export function isStacId(text: string): boolean {
+  return stacNameText.safeParse(text).success;
 }

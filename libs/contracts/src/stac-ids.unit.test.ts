@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStacItemId, stacItemNameSchema } from './stac-item-id.js';
+import { isStacId, stacItemNameSchema } from './stac-ids.js';
 
 describe('a STAC item id', () => {
   it.each([
@@ -11,7 +11,7 @@ describe('a STAC item id', () => {
     '😀',
     'x'.repeat(256),
   ])('takes %j', (id) => {
-    expect(isStacItemId(id)).toBe(true);
+    expect(isStacId(id)).toBe(true);
   });
 
   it.each([
@@ -28,7 +28,7 @@ describe('a STAC item id', () => {
     ['a space at the end', 'a '],
     ['257 characters', 'x'.repeat(257)],
   ])('refuses %s', (_what, id) => {
-    expect(isStacItemId(id)).toBe(false);
+    expect(isStacId(id)).toBe(false);
   });
 
   it('as a portal name, refuses a UUID', () => {
