@@ -152,10 +152,33 @@ describe('a Collection added under an id of its client', () => {
       `${STAC}/search?filter=${encodeURIComponent(`collection = '${name}' AND "eo:cloud_cover" < 10`)}`,
     );
     expect(ids(filtered.body)).toEqual(['scene-a']);
-    const sorted = await call<{ features: StacItem[] }>('POST', `${STAC}/search`, {
-      body: { collections: [name], sortby: [{ field: 'collection', direction: 'asc' }] },
-    });
-    expect(ids(sorted.body)).toEqual(['scene-a', 'scene-b']);
+    // Sorted by the names, not the UUIDs: a collection whose name sorts first and whose UUID sorts last
+    // (names are tried until one's UUID does).
+    let first = '';
+    for (let attempt = 0; first === '' && attempt < 20; attempt += 1) {
+      const candidate = `0-${name}-${attempt}`;
+      const added = await call<StacCollection>('POST', `${STAC}/collections`, {
+        body: collection(candidate),
+      });
+      await expectCommand(added, 201, 'add a collection named to sort first');
+      if (portalIdOf(added.body) > uuid) first = candidate;
+    }
+    await expectCommand(await call('POST', itemsPath(first), { body: item('scene-z') }), 201, 'add scene-z');
+    for (const direction of ['asc', 'desc'] as const) {
+      const sorted = await call<{ features: StacItem[] }>('POST', `${STAC}/search`, {
+        body: { collections: [name, first], sortby: [{ field: 'collection', direction }] },
+      });
+      const order = [first, name, name];
+      expect(sorted.body.features.map((found) => found.collection)).toEqual(
+        direction === 'asc' ? order : order.reverse(),
+      );
+    }
+    // The collection search filters its `id` by the name too.
+    const searched = await call<{ collections: StacCollection[] }>(
+      'GET',
+      `${STAC}/collections?filter=${encodeURIComponent(`id = '${name}'`)}`,
+    );
+    expect(searched.body.collections.map((found) => found.id)).toEqual([name]);
 
     const counted = await call<{
       aggregations: { name: string; buckets?: { key: string; frequency: number }[] }[];
@@ -185,6 +208,13 @@ describe('a Collection added under an id of its client', () => {
     const key = await apiKey(stranger, { role: 'owner' });
     // The collection is its organization's: the stranger cannot read it, and cannot take its name.
     expect((await call('GET', collectionPath(name), { headers: key.headers })).status).toBe(404);
+    // Named in a search, it answers as a collection that does not exist.
+    const hidden = await call<{ message: string }>('GET', `${STAC}/search?collections=${name}`, {
+      headers: key.headers,
+    });
+    const missing = await call<{ message: string }>('GET', `${STAC}/search?collections=${name}-none`);
+    expect([hidden.status, missing.status]).toEqual([400, 400]);
+    expect(hidden.body.message.replace(name, 'X')).toBe(missing.body.message.replace(`${name}-none`, 'X'));
     const theirs = await call('POST', `${STAC}/collections`, {
       headers: key.headers,
       body: collection(name),
@@ -258,6 +288,28 @@ describe('a Collection added under an id of its client', () => {
     expect(read.body).toMatchObject({ id: name, title: 'Second' });
     // The first one's UUID still names only the deleted one.
     expect((await call('GET', collectionPath(uuid))).status).toBe(404);
+  });
+});
+
+describe('a collection deleted with the catalog above it', () => {
+  it('passes its name on, though the recursive delete gave it no event of its own', async () => {
+    const campaign = `campaign-${run}`;
+    const catalog = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
+      body: { title: 'Campaigns', description: 'x', links: [] },
+    });
+    await expectCommand(catalog, 201, 'create a catalog');
+    const parentId = catalog.body.portalItemId;
+    const created = await call('POST', '/api/v1/portal/collections/create', {
+      body: { title: 'Campaign', description: 'x', links: [], parentId, stacId: campaign },
+    });
+    await expectCommand(created, 201, 'create a named collection in it');
+    expect((await call<StacCollection>('GET', collectionPath(campaign))).body.id).toBe(campaign);
+    const removed = await call('DELETE', `/api/v1/portal/items/${parentId}?recursive=true`);
+    await expectCommand(removed, 200, 'delete the catalog recursively');
+    expect((await call('GET', collectionPath(campaign))).status).toBe(404);
+    const again = await call<StacCollection>('POST', `${STAC}/collections`, { body: collection(campaign) });
+    await expectCommand(again, 201, 'add the name again');
+    expect(again.body.id).toBe(campaign);
   });
 });
 

@@ -422,7 +422,11 @@ describe('collection transactions', () => {
   });
 
   it.each([
-    ['an id no path segment holds', collectionBody({ id: 'sentinel/2' }), /^invalid body: id: must hold no \//],
+    [
+      'an id no path segment holds',
+      collectionBody({ id: 'sentinel/2' }),
+      /^invalid body: id: must hold no \//,
+    ],
     ['not a Collection', collectionBody({ type: 'Catalog' }), /type: must be "Collection"/],
     ['no description', collectionBody({ description: undefined }), /description: is required/],
     ['a bad extent', collectionBody({ extent: { spatial: { bbox: [[1, 2]] } } }), /extent/],

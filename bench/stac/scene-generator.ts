@@ -14,6 +14,8 @@ export interface SceneShape {
   /** Share of items whose upload completes (three more events each, and an asset in the item's JSON). */
   readonly readyShare: number;
   readonly seed: number;
+  /** Collections carry STAC names (`archive-1`, …): their items' JSON is then rendered at batch end. */
+  readonly namedCollections: boolean;
 }
 
 /** Scenes gather around this many places, as a satellite's acquisitions over areas of interest do. */
@@ -86,6 +88,7 @@ export class SceneGenerator {
           license: 'CC-BY-4.0',
           keywords: ['optical', 'satellite'],
           extent: null,
+          ...(this.shape.namedCollections && { stacId: `archive-${index + 1}` }),
           ...BENCH_ACCESS,
         },
       });

@@ -13,6 +13,8 @@ export interface StacBenchOptions {
   readonly collections: number;
   readonly readyShare: number;
   readonly seed: number;
+  /** Collections named as a STAC client names them (`archive-1`…), or known by their UUIDs alone. */
+  readonly namedCollections: boolean;
   readonly batchSize: number;
   readonly clients: number;
   readonly warmupMs: number;
@@ -75,6 +77,12 @@ export const stacOptionSpecs = {
     env: 'BENCH_STAC_SEED',
     default: '20261128',
     help: 'the archive (ids included) is deterministic per seed',
+  },
+  'named-collections': {
+    env: 'BENCH_STAC_NAMED_COLLECTIONS',
+    default: '',
+    help: 'give the collections STAC names (archive-1, …), as a STAC client creates them',
+    flag: true,
   },
   'batch-size': {
     env: 'BENCH_PROJECTOR_BATCH_SIZE',
@@ -147,6 +155,7 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     collections: positiveInt('collections', raw.collections),
     readyShare: share('ready-share', raw['ready-share']),
     seed: positiveInt('seed', raw.seed),
+    namedCollections: isOn(raw['named-collections']),
     batchSize: positiveInt('batch-size', raw['batch-size']),
     clients: positiveInt('clients', raw.clients),
     warmupMs: nonNegativeNumber('warmup-s', raw['warmup-s']) * 1000,

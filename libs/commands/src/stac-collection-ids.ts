@@ -7,6 +7,7 @@ import {
   type PortalKind,
 } from '@portal/domain';
 import { loadStream } from './handler/load-stream.js';
+import { hasDeletedAncestor } from './object-repository.js';
 import { MAX_STAC_ID_GENERATIONS, uuidV5 } from './stac-item-ids.js';
 
 // A STAC client names its collections itself (`sentinel-2-l2a`); a STAC API has one list of collections,
@@ -32,14 +33,16 @@ async function existsAs(store: EventStore, kind: PortalKind, id: string): Promis
 /**
  * The id a new collection named `stacId` gets: the first of its sequence under which no object of any
  * kind was ever created. A live collection of that name answers 409 (wherever it is, and whoever may
- * read it); a deleted one passes the name on, as does an object some client created under that UUID by
- * choice.
+ * read it); a deleted one (itself, or by a recursive delete above it) passes the name on, as does an
+ * object some client created under that UUID by choice.
  */
 export async function freeStacCollectionId(store: EventStore, stacId: string): Promise<string> {
   for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
     const id = stacCollectionUuid(stacId, generation);
     const { state } = await loadStream(store, streamIdOf('collection', id), portalObjectDecider);
     if (holdsCollectionName(state, stacId)) {
+      // A recursive delete above the collection gives it no event of its own: it is gone all the same.
+      if (await hasDeletedAncestor(store, state.parentId)) continue;
       throw new DomainError('ALREADY_EXISTS', `collection ${stacId} already exists`);
     }
     if (state.status !== 'absent') continue;

@@ -34,14 +34,14 @@ async function append(store: EventStore, kind: PortalKind, id: string, event: Po
 
 const access = { orgId: randomUUID(), visibility: 'private', createdBy: null } as const;
 
-function collectionCreated(id: string, stacId?: string): PortalObjectEvent {
+function collectionCreated(id: string, stacId?: string, parentId: string | null = null): PortalObjectEvent {
   return {
     type: 'CollectionCreated',
     data: {
       id,
       title: stacId ?? 'Unnamed',
       description: '',
-      parentId: null,
+      parentId,
       links: [],
       license: 'other',
       keywords: [],
@@ -100,6 +100,23 @@ describe('freeStacCollectionId', () => {
     expect(second).toBe(stacCollectionUuid('dem', 2));
     await append(store, 'collection', second, collectionCreated(second, 'dem'));
     expect((await refusal(freeStacCollectionId(store, 'dem'))).code).toBe('ALREADY_EXISTS');
+  });
+
+  it('passes on the name of a collection deleted with a catalog above it (no event of its own)', async () => {
+    const store = new InMemoryEventStore();
+    const catalog = randomUUID();
+    await append(store, 'catalog', catalog, {
+      type: 'CatalogCreated',
+      data: { id: catalog, title: 'Campaigns', description: '', parentId: null, links: [], ...access },
+    });
+    const first = stacCollectionUuid('campaign', 1);
+    await append(store, 'collection', first, collectionCreated(first, 'campaign', catalog));
+    expect((await refusal(freeStacCollectionId(store, 'campaign'))).code).toBe('ALREADY_EXISTS');
+    await append(store, 'catalog', catalog, {
+      type: 'PortalObjectDeleted',
+      data: { id: catalog, kind: 'catalog', recursive: true },
+    });
+    expect(await freeStacCollectionId(store, 'campaign')).toBe(stacCollectionUuid('campaign', 2));
   });
 
   it('passes over a UUID of the sequence that a client chose for another object, of any kind', async () => {

@@ -130,7 +130,7 @@ export async function pastRecord(pool: Pool, past: PastObject, baseUrl: string, 
     }),
     assets: assetsOf(past, baseUrl),
     ...kindFields(state, today, createdAt),
-    ...(state.kind === 'item' && state.stacId !== null && { stacId: state.stacId }),
+    ...(state.kind !== 'catalog' && state.stacId !== null && { stacId: state.stacId }),
     revision: Number(last.revision),
   };
 }

@@ -15,7 +15,11 @@ import {
  * other name is unknown: a 400, where an item would read it as a property.
  */
 const collectionQueryables: Readonly<Record<string, Queryable & { readonly title: string }>> = {
-  id: { sql: 'o.id::text', type: 'string', title: 'The collection id' },
+  id: {
+    sql: 'COALESCE(o.stac_id, o.id::text)',
+    type: 'string',
+    title: 'The collection id (its STAC name, else its UUID)',
+  },
   title: { sql: 'o.title', type: 'string', title: 'The title' },
   description: { sql: descriptionSql, type: 'string', title: 'The description (empty when none)' },
   license: { sql: licenseSql, type: 'string', title: 'The license (`other` when none was given)' },

@@ -24,7 +24,8 @@ const start: KeyDefinition = {
 };
 
 const collectionKeys: Readonly<Record<string, KeyDefinition>> = {
-  id: { sql: 'o.id', type: 'uuid', nullable: false, title: 'The collection id' },
+  // The UUID, not a STAC name: the key every page's token ends with.
+  id: { sql: 'o.id', type: 'uuid', nullable: false, title: 'The collection UUID' },
   title: { sql: 'o.title', type: 'text', nullable: false, title: 'The title' },
   description: { sql: descriptionSql, type: 'text', nullable: false, title: 'The description' },
   license: { sql: licenseSql, type: 'text', nullable: false, title: 'The license' },

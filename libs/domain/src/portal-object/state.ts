@@ -181,6 +181,6 @@ function applyChanges(state: LivePortalObject, changes: PortalObjectChanges): Li
  * Whether the object is a live collection holding the STAC name `stacId` (docs/stac.md, "Collection
  * ids"): what refuses a second collection of that name anywhere in the portal.
  */
-export function holdsCollectionName(state: PortalObjectState, stacId: string): boolean {
+export function holdsCollectionName(state: PortalObjectState, stacId: string): state is LiveCollection {
   return state.status === 'live' && state.kind === 'collection' && state.stacId === stacId;
 }

@@ -47,7 +47,7 @@ function writtenItem(row: ItemRow): StacItemInput {
   return {
     type: 'Feature',
     id: stacIdOf(row),
-    collection: row.parent_id ?? '',
+    collection: collectionOf(row).stacId,
     geometry: row.geometry,
     ...(row.bbox === null ? {} : { bbox: row.bbox }),
     properties: {
