@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { apiKey, signUp, useSignedInCaller } from './support/auth.js';
-import { call, expectCommand } from './support/http.js';
+import { call, expectCommand, waitForPosition } from './support/http.js';
+import { postNdjson } from './support/ndjson.js';
 
 /**
  * Collections named by their STAC client (docs/stac.md, "Collection ids"): a Collection added with an id
@@ -108,6 +109,10 @@ describe('a Collection added under an id of its client', () => {
       `/api/v1/portal/items/${uuid}`,
     );
     expect(portal.body).toMatchObject({ id: uuid, kind: 'collection', stacId: name });
+    // So does its record as it was, rebuilt from its events.
+    const past = await call<{ stacId?: string }>('GET', `/api/v1/portal/items/${uuid}?asOf=0`);
+    expect(past.status).toBe(200);
+    expect(past.body.stacId).toBe(name);
 
     // Listed by its name, and linked so from the landing page's children.
     const listed = await call<{ collections: StacCollection[] }>('GET', `${STAC}/collections?limit=1000`);
@@ -310,6 +315,54 @@ describe('a collection deleted with the catalog above it', () => {
     const again = await call<StacCollection>('POST', `${STAC}/collections`, { body: collection(campaign) });
     await expectCommand(again, 201, 'add the name again');
     expect(again.body.id).toBe(campaign);
+  });
+});
+
+describe('names in one request, and item names beside collection names', () => {
+  it('creates one of two bulk lines naming one collection alike, and refuses the other with 409', async () => {
+    const twice = `bulk-twice-${run}`;
+    const line = (title: string) =>
+      JSON.stringify({
+        type: 'createCollection',
+        body: { title, description: 'x', links: [], stacId: twice },
+      });
+    const answer = await postNdjson([line('Bulk first'), line('Bulk second')]);
+    expect(answer.status).toBe(200);
+    const results = answer.lines.filter((result) => 'line' in result);
+    expect(results.map((result) => result['status'])).toEqual([201, 409]);
+    expect(results[1]?.['message']).toMatch(/earlier command of this request creates it \(a collection/);
+    const summary = answer.lines.find((result) => result['done'] === true);
+    if (typeof summary?.['position'] === 'string') await waitForPosition(summary['position']);
+    const read = await call<StacCollection>('GET', collectionPath(twice));
+    expect(read.body).toMatchObject({ id: twice, title: 'Bulk first' });
+  });
+
+  it('moves an item into a catalog whose collection holds the item’s name', async () => {
+    const shared = `shared-${run}`;
+    const catalog = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
+      body: { title: 'Holder', description: 'x', links: [] },
+    });
+    await expectCommand(catalog, 201, 'create a catalog');
+    const target = catalog.body.portalItemId;
+    await expectCommand(
+      await call('POST', '/api/v1/portal/collections/create', {
+        body: { title: 'Shared', description: 'x', links: [], parentId: target, stacId: shared },
+      }),
+      201,
+      'create a collection of the name in it',
+    );
+    const home = await call<StacCollection>('POST', `${STAC}/collections`, {
+      body: collection(`home-${run}`),
+    });
+    await expectCommand(home, 201, 'create the item’s collection');
+    const added = await call<StacItem>('POST', itemsPath(`home-${run}`), { body: item(shared) });
+    await expectCommand(added, 201, 'add an item of the name');
+    const itemUuid = added.body.links
+      .find((link) => link.rel === 'alternate')
+      ?.href.split('/')
+      .at(-1);
+    const moved = await call('POST', `/api/v1/portal/items/${itemUuid}/move`, { body: { parentId: target } });
+    await expectCommand(moved, 200, 'move the item beside the collection of its name');
   });
 });
 

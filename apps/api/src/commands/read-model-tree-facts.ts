@@ -58,7 +58,7 @@ export class ReadModelTreeFacts implements TreeFacts {
       name: 'tree_facts_live_items_named',
       text: `
         SELECT id FROM read.portal_objects
-         WHERE stac_id = $2 AND parent_id = $1 AND deleted_at IS NULL
+         WHERE stac_id = $2 AND parent_id = $1 AND deleted_at IS NULL AND kind = 'item'
          LIMIT 16`,
       values: [parentId, stacId],
     });

@@ -90,7 +90,10 @@ export async function createObjects<Made extends { readonly id: string }>(
     if (!settled.ok) continue;
     if (streams.has(settled.value.append.streamId)) {
       const entry = entries[index] as CreateEntry<Made>;
-      outcomes[index] = { ok: false, error: await refused(entry, settled.value.made, sameObjectTwice()) };
+      outcomes[index] = {
+        ok: false,
+        error: await refused(entry, settled.value.made, sameObjectTwice(entry.kind)),
+      };
       continue;
     }
     streams.add(settled.value.append.streamId);
@@ -161,10 +164,15 @@ async function decideCreate<Made extends { readonly id: string }>(
   };
 }
 
-function sameObjectTwice(): DomainError {
+/** Two commands of one request on one new stream: only names (`stacId`) make that happen. */
+function sameObjectTwice(kind: PortalKind): DomainError {
+  const same =
+    kind === 'collection'
+      ? 'a collection of the same stacId'
+      : 'an item of the same stacId in the same parent';
   return new DomainError(
     'ALREADY_EXISTS',
-    'it exists already: an earlier command of this request creates it (an item of the same stacId in the same parent)',
+    `it exists already: an earlier command of this request creates it (${same})`,
   );
 }
 
