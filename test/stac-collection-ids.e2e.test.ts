@@ -366,6 +366,25 @@ describe('names in one request, and item names beside collection names', () => {
   });
 });
 
+describe('a UUID a client chooses', () => {
+  it('is refused with 409 when an object of another kind holds it', async () => {
+    const home = `uuids-${run}`;
+    const created = await call<StacCollection>('POST', `${STAC}/collections`, { body: collection(home) });
+    await expectCommand(created, 201, 'create a collection');
+    const collectionUuid = portalIdOf(created.body);
+    // An item under the collection's own UUID.
+    const item409 = await call<{ message: string }>('POST', itemsPath(home), { body: item(collectionUuid) });
+    expect(item409.status).toBe(409);
+    expect(item409.body.message).toMatch(/exists already/);
+    // A collection under an item's UUID.
+    const itemUuid = randomUUID();
+    await expectCommand(await call('POST', itemsPath(home), { body: item(itemUuid) }), 201, 'add an item');
+    const collection409 = await call('POST', `${STAC}/collections`, { body: collection(itemUuid) });
+    expect(collection409.status).toBe(409);
+    expect((await call<StacItem>('GET', `${itemsPath(home)}/${itemUuid}`)).body.id).toBe(itemUuid);
+  });
+});
+
 describe('a name a path segment must encode', () => {
   it('answers under its encoded path, and its items link it so', async () => {
     const odd = `coll #${run}?%20 ü`;

@@ -11,6 +11,7 @@ export * from './organizations.js';
 export * from './tree-facts.js';
 export * from './stac-item-ids.js';
 export * from './stac-collection-ids.js';
+export * from './chosen-ids.js';
 export {
   runStructureChange,
   type ObjectDecision,

@@ -4,7 +4,12 @@ import type { Caller, CreateCollection } from '@portal/domain';
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { freeStacCollectionId, newObjectAccess, type FoundParent } from '@portal/commands';
+import {
+  freeStacCollectionId,
+  newObjectAccess,
+  requireIdUnusedByOtherKinds,
+  type FoundParent,
+} from '@portal/commands';
 import { createObject } from '../commands/create-object.js';
 import { parseInput } from '../http/validate.js';
 
@@ -33,7 +38,10 @@ export async function newCollectionId(
   body: CreateCollectionBody,
   chosenId: string | null,
 ): Promise<string> {
-  if (chosenId !== null) return chosenId;
+  if (chosenId !== null) {
+    await requireIdUnusedByOtherKinds(deps.eventStore, chosenId, 'collection');
+    return chosenId;
+  }
   return body.stacId === undefined ? deps.newId() : freeStacCollectionId(deps.eventStore, body.stacId);
 }
 

@@ -17,7 +17,12 @@ import {
 import type { ApiDependencies } from '../dependencies.js';
 import { commandCaller } from '../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../commands/respond.js';
-import { freeStacItemId, newObjectAccess, type FoundParent } from '@portal/commands';
+import {
+  freeStacItemId,
+  newObjectAccess,
+  requireIdUnusedByOtherKinds,
+  type FoundParent,
+} from '@portal/commands';
 import { commandContextOf } from '../commands/command-context.js';
 import { createObject, type NewObject } from '../commands/create-object.js';
 import { HttpProblem } from '../http/problem.js';
@@ -140,7 +145,10 @@ export async function newItemId(
   body: CreateItemBody,
   chosenId: string | null,
 ): Promise<string> {
-  if (chosenId !== null) return chosenId;
+  if (chosenId !== null) {
+    await requireIdUnusedByOtherKinds(deps.eventStore, chosenId, 'item');
+    return chosenId;
+  }
   const { stacId } = body;
   if (stacId === undefined) return deps.newId();
   return freeStacItemId(commandContextOf(deps), requireParentId(body), stacId);
