@@ -1,7 +1,7 @@
 import { stacAggregateQuerySchema } from '@portal/contracts';
 import { anonymous, callerPrincipals } from '@portal/domain';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf, findVisibleObjectId } from '@portal/read-model-portal-objects';
+import { findAssetsOf, findVisibleCollectionKey } from '@portal/read-model-portal-objects';
 import { aggregationFromQuery } from '../../apps/api/src/stac/aggregation-request.js';
 import { computeAggregation } from '../../apps/api/src/stac/aggregation-sql.js';
 import { searchItems } from '../../apps/api/src/stac/item-query.js';
@@ -72,7 +72,7 @@ function sqlProbe(pool: Pool, searchAt: (sequence: number) => Search): Probe {
     const collection = /\/collections\/([^/]+)\/items$/.exec(path)?.[1];
     const parsed: SearchQuery = collection === undefined ? query : { ...query, collections: collection };
     // The route first checks the collection is there for the caller, as every read of it does.
-    if (collection !== undefined) await findVisibleObjectId(pool, collection, principals, 'collection');
+    if (collection !== undefined) await findVisibleCollectionKey(pool, collection, principals);
     const page = await searchItems(
       pool,
       searchFromQuery(parsed),

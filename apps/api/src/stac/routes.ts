@@ -9,11 +9,7 @@ import { etagOf } from '../http/consistency.js';
 import { sendJson } from '../http/send-json.js';
 import { apiRouter, route } from '../http/routes.js';
 import { parseInput } from '../http/validate.js';
-import {
-  findVisibleCollection,
-  findVisibleCollectionKey,
-  findVisibleObject,
-} from '@portal/read-model-portal-objects';
+import { findVisibleObject } from '@portal/read-model-portal-objects';
 import { aggregateByGet, aggregateByPost, aggregationsOf } from './aggregate-handlers.js';
 import { browsePage, catalogContents, MAX_CATALOG_LINKS, rootContents } from './browse-pages.js';
 import { conformsTo } from './conformance.js';
@@ -30,6 +26,7 @@ import { itemQueryables } from './queryables.js';
 import { itemSortables } from './sortables.js';
 import { searchFromQuery } from './item-search-request.js';
 import { landingPage } from './landing-page.js';
+import { pathParam, visibleCollection, visibleCollectionRow } from './path-collection.js';
 import { conditionsFromQuery } from './search-conditions.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
@@ -41,12 +38,6 @@ import {
   patchCollection,
   replaceCollection,
 } from './transactions/collection-transactions.js';
-
-/** A path parameter as the route declared it (express types a wildcard's value as an array). */
-function pathParam(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 /** STAC API 1.0 over the read model (docs/stac.md): the same visibility as every other read. */
 export function stacRoutes(deps: ApiDependencies): Router {
@@ -61,16 +52,6 @@ export function stacRoutes(deps: ApiDependencies): Router {
       isUuid(id) ? await findVisibleObject(deps.pool, id.toLowerCase(), principals, 'catalog') : null,
       `catalog ${id}`,
     );
-  /** A visible collection by the path's STAC id (its name or its UUID); anything else is a 404. */
-  const collectionOf = async (req: Request, principals: string[]) => {
-    const id = pathParam(req, 'collectionId');
-    return requireFound(await findVisibleCollection(deps.pool, id, principals), `collection ${id}`);
-  };
-  /** As `collectionOf`, for a route that needs only its keys: the check without reading the row. */
-  const collectionKeyOf = async (req: Request, principals: string[]) => {
-    const id = pathParam(req, 'collectionId');
-    return requireFound(await findVisibleCollectionKey(deps.pool, id, principals), `collection ${id}`);
-  };
 
   /** A page of children (of the landing page, or a catalog), oldest first, with `prev` and `next`. */
   const childrenPage = async (req: Request, parentId: string | null, selfUrl: string) => {
@@ -110,8 +91,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId`, {
     get: async (req, res) => {
-      const { urls, baseUrl, principals } = context(req);
-      const row = await collectionOf(req, principals);
+      const { urls, baseUrl } = context(req);
+      const row = await visibleCollectionRow(deps, req);
       res.json(stacCollection(row, urls, baseUrl));
     },
     put: replaceCollection(deps),
@@ -121,7 +102,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collection = await collectionKeyOf(req, principals);
+      const collection = await visibleCollection(deps, req);
       const query = definedOnly(parseInput(stacItemsQuerySchema, req.query, 'query'));
       const named = searchFromQuery(query);
       // `collections` narrows the path's collection: to itself when it is named (by its name or its
@@ -158,7 +139,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/items/:itemId`, {
     get: async (req, res) => {
       const { urls, baseUrl, principals } = context(req);
-      const collection = await collectionKeyOf(req, principals);
+      const collection = await visibleCollection(deps, req);
       const itemId = pathParam(req, 'itemId');
       const row = await findVisibleStoredItemIn(deps.pool, collection.id, itemId, principals);
       const item = requireFound(row, `item ${itemId} in collection ${collection.stacId}`);
@@ -197,8 +178,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId/queryables`, {
     get: async (req, res) => {
-      const { urls, principals } = context(req);
-      const { stacId } = await collectionKeyOf(req, principals);
+      const { urls } = context(req);
+      const { stacId } = await visibleCollection(deps, req);
       const title = `Items of collection ${stacId}`;
       res.type(SCHEMA_JSON_TYPE).json(itemQueryables(urls.collectionQueryables(stacId), title));
     },
@@ -224,8 +205,8 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId/sortables`, {
     get: async (req, res) => {
-      const { urls, principals } = context(req);
-      const { stacId } = await collectionKeyOf(req, principals);
+      const { urls } = context(req);
+      const { stacId } = await visibleCollection(deps, req);
       const title = `Items of collection ${stacId}`;
       res.type(SCHEMA_JSON_TYPE).json(itemSortables(urls.collectionSortables(stacId), title));
     },
@@ -246,18 +227,18 @@ export function stacRoutes(deps: ApiDependencies): Router {
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregate`, {
     get: async (req, res) => {
-      const key = await collectionKeyOf(req, context(req).principals);
+      const key = await visibleCollection(deps, req);
       res.json(await aggregateByGet(deps, req, { kind: 'collection', key }));
     },
     post: async (req, res) => {
-      const key = await collectionKeyOf(req, context(req).principals);
+      const key = await visibleCollection(deps, req);
       res.json(await aggregateByPost(deps, req, { kind: 'collection', key }));
     },
   });
   route(router, `${STAC_PATH}/collections/:collectionId/aggregations`, {
     get: async (req, res) => {
-      const { urls, principals } = context(req);
-      const key = await collectionKeyOf(req, principals);
+      const { urls } = context(req);
+      const key = await visibleCollection(deps, req);
       res.json(aggregationsOf(urls, { kind: 'collection', key }));
     },
   });
@@ -292,7 +273,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
   route(router, `${STAC_PATH}/collections/:collectionId/browse`, {
     get: async (req, res) => {
       const { urls, principals } = context(req);
-      const row = await collectionOf(req, principals);
+      const row = await visibleCollectionRow(deps, req);
       const query = parseInput(stacBrowseQuerySchema, req.query, 'query');
       res.json(await browsePage(deps.pool, { kind: 'collection', row }, query, principals, urls));
     },

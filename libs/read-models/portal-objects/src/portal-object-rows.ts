@@ -105,27 +105,6 @@ export async function findVisibleObject(
   return result.rows[0] ?? null;
 }
 
-/**
- * The id of an object of `kind` the caller can see, or `null` as `findVisibleObject` answers it: for a
- * route that only checks the object is there, without its row (whose visible child count reads every
- * child: 50,000 items of a collection on each page of its items).
- */
-export async function findVisibleObjectId(
-  pool: Pool,
-  id: string,
-  principals: Principals,
-  kind: PortalKind,
-): Promise<string | null> {
-  const params = new QueryParams();
-  const result = await pool.query<{ id: string }>(
-    `SELECT o.id FROM read.portal_objects o
-      WHERE o.id = ${params.add(id, 'uuid')} AND o.kind = ${params.add(kind, 'text')}
-        AND ${visibleObject('o', principals, params)}`,
-    params.values,
-  );
-  return result.rows[0]?.id ?? null;
-}
-
 /** The objects among `ids` the caller can see (the others are left out, as if they did not exist). */
 export async function findVisibleObjects(
   pool: Pool,

@@ -19,7 +19,8 @@ import { findVisibleObject, stacIdOf, type PortalObjectRow } from '@portal/read-
 import { stacCollection } from '../container-json.js';
 import { stacUrls } from '../stac-links.js';
 import { clientUuid, portalLinksOf } from './item-input.js';
-import { signedInCaller, visibleCollectionRow } from './item-transactions.js';
+import { visibleCollectionRow } from '../path-collection.js';
+import { signedInCaller } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
 import { updateObject } from './update-object.js';
 

@@ -10,7 +10,8 @@ import { parseInput } from '../../http/validate.js';
 import { itemMetadataOf } from '../../items/create-item.js';
 import { findVisibleItemIn, type ItemRow } from '../item-query.js';
 import { createBodyOf } from './item-input.js';
-import { pathParam, respondWithItem, signedInCaller, visibleCollection } from './item-transactions.js';
+import { pathParam, visibleCollection } from '../path-collection.js';
+import { respondWithItem, signedInCaller } from './item-transactions.js';
 import { mergePatch } from './merge-patch.js';
 import { updateObject } from './update-object.js';
 

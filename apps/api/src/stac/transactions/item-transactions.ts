@@ -11,28 +11,15 @@ import { baseUrlOf } from '../../http/base-url.js';
 import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js';
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
-import {
-  findAssetsOf,
-  findVisibleCollection,
-  findVisibleCollectionKey,
-  stacIdOf,
-  stacItem,
-  type CollectionKey,
-  type PortalObjectRow,
-} from '@portal/read-model-portal-objects';
+import { findAssetsOf, stacIdOf, stacItem, type CollectionKey } from '@portal/read-model-portal-objects';
 import { findVisibleItem, findVisibleItemIn } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
+import { pathParam, visibleCollection } from '../path-collection.js';
 import { clientUuid, createBodyOf } from './item-input.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
 // the same rights (anonymous 401; an object the caller cannot see 404, one they may not change 403).
-
-/** A path parameter as the route declared it. */
-export function pathParam(req: Request, name: string): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
 
 /**
  * Who writes: a signed-in caller, or 401 before anything is looked up, as the portal API answers an
@@ -42,21 +29,6 @@ export async function signedInCaller(deps: ApiDependencies, req: Request): Promi
   const caller = await commandCaller(deps, req);
   if (caller.userId === null) throw new DomainError('UNAUTHENTICATED', 'sign in to change the catalog');
   return caller;
-}
-
-/**
- * The path's collection (by its STAC id: its name or its UUID) as the caller sees it; anything else (a
- * malformed id too) is a 404.
- */
-export async function visibleCollectionRow(deps: ApiDependencies, req: Request): Promise<PortalObjectRow> {
-  const id = pathParam(req, 'collectionId');
-  return requireFound(await findVisibleCollection(deps.pool, id, principalsOf(req)), `collection ${id}`);
-}
-
-/** As `visibleCollectionRow`, its keys alone (the check without reading the row). */
-export async function visibleCollection(deps: ApiDependencies, req: Request): Promise<CollectionKey> {
-  const id = pathParam(req, 'collectionId');
-  return requireFound(await findVisibleCollectionKey(deps.pool, id, principalsOf(req)), `collection ${id}`);
 }
 
 /** The body as the Items it adds: an ItemCollection's features, or the one Item. */
