@@ -224,7 +224,7 @@ const stacRows: readonly Row[] = [
     method: 'PUT',
     template: '/api/v1/stac/collections/{collectionId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({
       path: `/api/v1/stac/collections/${await freshCollection(f)}`,
       body: stacCollectionBody,
@@ -234,7 +234,7 @@ const stacRows: readonly Row[] = [
     method: 'PATCH',
     template: '/api/v1/stac/collections/{collectionId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({
       path: `/api/v1/stac/collections/${await freshCollection(f)}`,
       body: { description: 'Patched by the matrix' },
@@ -244,7 +244,7 @@ const stacRows: readonly Row[] = [
     method: 'DELETE',
     template: '/api/v1/stac/collections/{collectionId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({ path: `/api/v1/stac/collections/${await freshCollection(f)}` }),
   },
   {
@@ -258,7 +258,7 @@ const stacRows: readonly Row[] = [
     method: 'PUT',
     template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({
       path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
       body: stacItemBody,
@@ -268,7 +268,7 @@ const stacRows: readonly Row[] = [
     method: 'PATCH',
     template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({
       path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
       body: { properties: { 'eo:cloud_cover': 1 } },
@@ -278,7 +278,7 @@ const stacRows: readonly Row[] = [
     method: 'DELETE',
     template: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
     rule: 'stacWrite',
-    success: 200,
+    success: 204,
     request: async (f) => ({
       path: `/api/v1/stac/collections/${f.collection}/items/${await freshItem(f)}`,
     }),

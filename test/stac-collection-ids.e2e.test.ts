@@ -251,14 +251,16 @@ describe('a Collection added under an id of its client', () => {
   it('is replaced and patched by its name; a body naming another collection is refused', async () => {
     const put = await call<StacCollection>('PUT', collectionPath(name), {
       body: collection(name, { title: 'Sentinel-2 L2A', description: 'Replaced' }),
+      headers: { prefer: 'return=representation' },
     });
     await expectCommand(put, 200, 'replace named collection');
     expect(put.body).toMatchObject({ id: name, title: 'Sentinel-2 L2A', description: 'Replaced' });
-    const patched = await call<StacCollection>('PATCH', collectionPath(name), {
-      body: { description: 'Patched' },
+    const patched = await call('PATCH', collectionPath(name), { body: { description: 'Patched' } });
+    await expectCommand(patched, 204, 'patch named collection');
+    expect((await call('GET', collectionPath(name))).body).toMatchObject({
+      id: name,
+      description: 'Patched',
     });
-    await expectCommand(patched, 200, 'patch named collection');
-    expect(patched.body).toMatchObject({ id: name, description: 'Patched' });
     const other = await call<{ message: string }>('PUT', collectionPath(name), {
       body: collection(`${name}-other`),
     });
@@ -278,9 +280,9 @@ describe('a Collection added under an id of its client', () => {
 
   it('is deleted by its name, and its name can then be given to a new Collection', async () => {
     for (const scene of ['scene-a', 'scene-b', 'scene-c']) {
-      await expectCommand(await call('DELETE', `${itemsPath(name)}/${scene}`), 200, `delete ${scene}`);
+      await expectCommand(await call('DELETE', `${itemsPath(name)}/${scene}`), 204, `delete ${scene}`);
     }
-    await expectCommand(await call('DELETE', collectionPath(name)), 200, 'delete named collection');
+    await expectCommand(await call('DELETE', collectionPath(name)), 204, 'delete named collection');
     expect((await call('GET', collectionPath(name))).status).toBe(404);
 
     const again = await call<StacCollection>('POST', `${STAC}/collections`, {

@@ -72,7 +72,7 @@ describe('an item read from its stored JSON', () => {
     const patched = await call('PATCH', `${STAC}/collections/${first}/items/${id}`, {
       body: { properties: { 'eo:cloud_cover': 12 } },
     });
-    await expectCommand(patched, 200, 'patch');
+    await expectCommand(patched, 204, 'patch');
     const afterPatch = await readItem(id, first);
     expect(afterPatch.item.properties['eo:cloud_cover']).toBe(12);
     expect(afterPatch.item.assets).toEqual(ready.item.assets);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { addMember, signUp, useSignedInCaller, type SignedInUser } from './support/auth.js';
 import { call, createCollection, expectCommand } from './support/http.js';
+import { createPortalObject } from './support/stac-fixture.js';
 
 /**
  * The STAC transaction extension for Items (docs/stac.md, Transactions): adding Items and
@@ -225,7 +226,7 @@ describe('PUT /collections/{id}/items/{itemId}', () => {
       'custom:list': [true, null, 1.25, 'x'],
     };
     const replacedAssets = { data: { href: 'https://example.org/t/data.nc', roles: ['data'] } };
-    const put = await call<StacItemBody>('PUT', `${itemsPath}/${id}`, {
+    const put = await call('PUT', `${itemsPath}/${id}`, {
       body: stacItem({
         id,
         properties: replacedProperties,
@@ -234,8 +235,9 @@ describe('PUT /collections/{id}/items/{itemId}', () => {
         bbox: [1, 2, 3, 4],
       }),
     });
-    await expectCommand(put, 200, 'replace');
-    expect(put.body.properties['title']).toBe('Replaced scene');
+    await expectCommand(put, 204, 'replace');
+    expect(put.headers.get('content-type')).toBeNull();
+    expect(put.headers.get('etag')).toBe('"1"');
 
     const read = await getStac(id);
     const { created: _c, updated: _u, ...kept } = read.body.properties;
@@ -264,7 +266,7 @@ describe('PUT /collections/{id}/items/{itemId}', () => {
     const body = stacItem({ id, properties: { ...properties, title: 'Locked' } });
     await expectCommand(
       await call('PUT', `${itemsPath}/${id}`, { body, headers: { 'if-match': etag } }),
-      200,
+      204,
       'put',
     );
     const stale = await call('PUT', `${itemsPath}/${id}`, {
@@ -296,13 +298,14 @@ describe('PATCH /collections/{id}/items/{itemId}', () => {
     const id = randomUUID();
     await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
     const extra = { href: 'https://example.org/t/extra.json', type: 'application/json' };
-    const patched = await call<StacItemBody>('PATCH', `${itemsPath}/${id}`, {
+    const patched = await call('PATCH', `${itemsPath}/${id}`, {
       body: {
         properties: { 'eo:cloud_cover': 50, 'custom:flag': null, 'custom:nested': { d: 'now', e: [1] } },
         assets: { thumbnail: null, extra },
       },
     });
-    await expectCommand(patched, 200, 'patch');
+    await expectCommand(patched, 204, 'patch');
+    expect(patched.body).toBeNull();
     const read = await getStac(id);
     const { created: _c, updated: _u, ...kept } = read.body.properties;
     const { 'custom:flag': _flag, ...unchanged } = properties;
@@ -329,18 +332,84 @@ describe('PATCH /collections/{id}/items/{itemId}', () => {
   });
 });
 
+describe('Prefer: return=representation', () => {
+  it('answers PUT and PATCH with the Item as changed (200) instead of 204', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const prefer = { prefer: 'return=representation' };
+    const put = await call<StacItemBody>('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({ id, properties: { ...properties, title: 'Represented' } }),
+      headers: prefer,
+    });
+    await expectCommand(put, 200, 'replace');
+    expect(put.headers.get('content-type')).toMatch(/^application\/geo\+json/);
+    expect(put.body).toMatchObject({ id, properties: { title: 'Represented' } });
+    const patched = await call<StacItemBody>('PATCH', `${itemsPath}/${id}`, {
+      body: { properties: { 'eo:cloud_cover': 7 } },
+      headers: { prefer: 'wait=5, return=representation' },
+    });
+    await expectCommand(patched, 200, 'patch');
+    expect(patched.body.properties).toMatchObject({ title: 'Represented', 'eo:cloud_cover': 7 });
+    const minimal = await call('PATCH', `${itemsPath}/${id}`, {
+      body: { properties: { 'eo:cloud_cover': 8 } },
+      headers: { prefer: 'return=minimal' },
+    });
+    await expectCommand(minimal, 204, 'patch, minimal');
+  });
+
+  it('with respond-async too, answers 202 with the ids at once', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const put = await call<{ id: string; collection: string }>('PUT', `${itemsPath}/${id}`, {
+      body: stacItem({ id, properties: { ...properties, title: 'Changed at once' } }),
+      headers: { prefer: 'respond-async' },
+    });
+    await expectCommand(put, 202, 'replace, async');
+    expect(put.body).toEqual({ id, collection: collectionId });
+    expect(put.headers.get('preference-applied')).toBe('respond-async');
+  });
+});
+
 describe('DELETE /collections/{id}/items/{itemId}', () => {
-  it('deletes the Item (history records it), then answers 404 as for any missing Item', async () => {
+  it('deletes the Item (204; history records it), then answers 204 again, writing nothing', async () => {
     const id = randomUUID();
     await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
     const deleted = await call('DELETE', `${itemsPath}/${id}`);
-    await expectCommand(deleted, 200, 'delete');
+    await expectCommand(deleted, 204, 'delete');
+    expect(deleted.headers.get('content-type')).toBeNull();
     expect((await getStac(id)).status).toBe(404);
+    const history = () => call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
+    expect((await history()).body.items.map((entry) => entry.type)).toEqual([
+      'ItemRegistered',
+      'PortalObjectDeleted',
+    ]);
+    const again = await call('DELETE', `${itemsPath}/${id}`);
+    expect(again.status).toBe(204);
+    expect(again.headers.get('x-event-position')).toBeNull();
+    expect((await history()).body.items).toHaveLength(2);
+    expect((await call('DELETE', `${itemsPath}/${randomUUID()}`)).status).toBe(204);
+    expect((await call('DELETE', `${itemsPath}/not-a-uuid`)).status).toBe(204);
+  });
+
+  it('answers 412 to If-Match on an Item that does not exist, and 404 in a missing collection', async () => {
+    const stale = await call<{ message: string }>('DELETE', `${itemsPath}/${randomUUID()}`, {
+      headers: { 'if-match': '"0"' },
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.body.message).toMatch(/does not exist/);
+    expect((await call('DELETE', `${STAC}/collections/${randomUUID()}/items/x`)).status).toBe(404);
+  });
+
+  it('deletes an Item whose create is not projected yet: the event store has it', async () => {
+    const id = randomUUID();
+    const added = await call('POST', itemsPath, {
+      body: stacItem({ id }),
+      headers: { prefer: 'respond-async' },
+    });
+    expect(added.status).toBe(202);
+    await expectCommand(await call('DELETE', `${itemsPath}/${id}`), 204, 'delete at once');
     const history = await call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
     expect(history.body.items.map((entry) => entry.type)).toEqual(['ItemRegistered', 'PortalObjectDeleted']);
-    expect((await call('DELETE', `${itemsPath}/${id}`)).status).toBe(404);
-    expect((await call('DELETE', `${itemsPath}/${randomUUID()}`)).status).toBe(404);
-    expect((await call('DELETE', `${itemsPath}/not-a-uuid`)).status).toBe(404);
   });
 });
 
@@ -386,14 +455,19 @@ describe('collection transactions', () => {
     });
     expect((await call('POST', `${STAC}/collections`, { body: collectionBody({ id }) })).status).toBe(409);
 
-    const replaced = await call<CollectionBody>('PUT', `${STAC}/collections/${id}`, {
+    const replaced = await call('PUT', `${STAC}/collections/${id}`, {
       body: collectionBody({ title: 'Replaced', keywords: [], license: 'MIT' }),
     });
-    await expectCommand(replaced, 200, 'replace collection');
-    expect(replaced.body).toMatchObject({ title: 'Replaced', keywords: [], license: 'MIT' });
+    await expectCommand(replaced, 204, 'replace collection');
+    expect((await call('GET', `${STAC}/collections/${id}`)).body).toMatchObject({
+      title: 'Replaced',
+      keywords: [],
+      license: 'MIT',
+    });
 
     const patched = await call<CollectionBody>('PATCH', `${STAC}/collections/${id}`, {
       body: { description: 'Patched', keywords: ['one'] },
+      headers: { prefer: 'return=representation' },
     });
     await expectCommand(patched, 200, 'patch collection');
     expect(patched.body).toMatchObject({
@@ -415,8 +489,8 @@ describe('collection transactions', () => {
     await expectCommand(await call('POST', itemsOfIt, { body: stacItem({ id: itemId }) }), 201, 'add item');
     const notEmpty = await call<{ message: string }>('DELETE', `${STAC}/collections/${id}`);
     expect(notEmpty.status).toBe(409);
-    await expectCommand(await call('DELETE', `${itemsOfIt}/${itemId}`), 200, 'delete item');
-    await expectCommand(await call('DELETE', `${STAC}/collections/${id}`), 200, 'delete collection');
+    await expectCommand(await call('DELETE', `${itemsOfIt}/${itemId}`), 204, 'delete item');
+    await expectCommand(await call('DELETE', `${STAC}/collections/${id}`), 204, 'delete collection');
     expect((await call('GET', `${STAC}/collections/${id}`)).status).toBe(404);
     expect((await call('DELETE', `${STAC}/collections/${id}`)).status).toBe(404);
   });
@@ -487,6 +561,24 @@ describe('rights: those of the portal API', () => {
       expect((await getStac(itemId)).status).toBe(200);
     },
   );
+
+  it('DELETE of an Item the caller cannot see answers as for a missing one: 204, the Item stays', async () => {
+    const editor = await addMember(pipeline.user(), await signUp({ name: 'STAC tx editor' }), 'editor');
+    const hidden = await createPortalObject('items', {
+      title: 'Kept private',
+      parentId: collectionId,
+      visibility: 'private',
+      bbox: [5, 5, 6, 6],
+      datetime: '2024-05-01T00:00:00Z',
+    });
+    const asEditor = await call('DELETE', `${itemsPath}/${hidden}`, { headers: editor.headers });
+    expect(asEditor.status).toBe(204);
+    expect(asEditor.headers.get('x-event-position')).toBeNull();
+    expect((await getStac(hidden)).status).toBe(200);
+    const missing = await call('DELETE', `${itemsPath}/${randomUUID()}`, { headers: viewer.headers });
+    expect(missing.status).toBe(403);
+    expect((await call('DELETE', `${itemsPath}/${hidden}`, { headers: viewer.headers })).status).toBe(403);
+  });
 
   it('POST /collections: anonymous 401, a viewer of the organization 403', async () => {
     const body = { type: 'Collection', description: 'Refused' };

@@ -430,6 +430,70 @@ describe('extensions', () => {
   });
 });
 
+describe('transaction', () => {
+  /** The validator's status rule for a write: exactly this status, and no media type for a 204. */
+  async function written(method: string, path: string, status: number, body?: unknown): Promise<void> {
+    const answer = await call(method, path, body === undefined ? {} : { body });
+    expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status);
+    if (status === 204) expect(answer.headers.get('content-type'), `${method} ${path}`).toBeNull();
+    await expectCommand(answer, status, `${method} ${path}`);
+  }
+
+  /** An Item read back, in GeoJSON as the validator asks of it. */
+  async function readItem(path: string): Promise<Feature> {
+    const answer = await call<Feature>('GET', path);
+    expect(answer.status, `GET ${path}`).toBe(200);
+    expect(answer.headers.get('content-type')?.split(';')[0]).toBe('application/geo+json');
+    return answer.body;
+  }
+
+  it('its sequence: delete if there, add, replace, patch, delete, each read back', async () => {
+    const landing = await fetched<{ links: Link[] }>('GET', STAC);
+    const collections = pathOf((linkOf(landing, 'data') as Link).href);
+    const name = 'S2A_47XNF_20230423_0_L2A';
+    const itemPath = `${collections}/${collection}/items/${name}`;
+    const item = {
+      type: 'Feature',
+      stac_version: '1.0.0',
+      id: name,
+      collection,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [99, 70],
+            [100, 70],
+            [100, 71],
+            [99, 71],
+            [99, 70],
+          ],
+        ],
+      },
+      bbox: [99, 70, 100, 71],
+      properties: { datetime: '2023-04-23T04:35:16.021000Z', 'eo:cloud_cover': 0.38, remove_me: 'x' },
+      links: [],
+      assets: { visual: { href: 'https://example.org/visual.tif', type: 'image/tiff' } },
+    };
+    await written('DELETE', itemPath, 204);
+    await written('POST', `${collections}/${collection}/items`, 201, item);
+    const datetime = (await readItem(itemPath)).properties['datetime'];
+
+    const { remove_me: _removed, ...kept } = item.properties;
+    const replaced = { ...item, properties: { ...kept, 'eo:cloud_cover': '3.14', foo: 'bar' } };
+    await written('PUT', itemPath, 204, replaced);
+    const afterPut = await readItem(itemPath);
+    expect(afterPut.properties).toMatchObject({ datetime, 'eo:cloud_cover': '3.14', foo: 'bar' });
+    expect(afterPut.properties).not.toHaveProperty('remove_me');
+
+    await written('PATCH', itemPath, 204, { properties: { 'eo:cloud_cover': '12.4', a_patch_field: 'bar' } });
+    const afterPatch = await readItem(itemPath);
+    expect(afterPatch.properties).toMatchObject({ datetime, 'eo:cloud_cover': '12.4', a_patch_field: 'bar' });
+
+    await written('DELETE', itemPath, 204);
+    expect((await call('GET', itemPath)).status).toBe(404);
+  });
+});
+
 describe('pystac-client', () => {
   it("a collection's get_items() asks its items link with `collections` set to it", async () => {
     const items = `${STAC}/collections/${collection}/items`;

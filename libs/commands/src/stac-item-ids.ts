@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   DomainError,
   holdsStacName,
+  isUuid,
   portalObjectDecider,
   streamIdOf,
   type EventStore,
@@ -43,14 +44,36 @@ async function itemState(store: EventStore, id: string): Promise<PortalObjectSta
   return (await loadStream(store, streamIdOf('item', id), portalObjectDecider)).state;
 }
 
+/** Where a name stands in a parent: the live item holding it, or the id its next item gets (`null`: none left). */
+type NameStanding = { readonly holder: string } | { readonly next: string | null };
+
+/**
+ * The name's standing as the event store has it. An item of the name moved in from another collection
+ * has a UUID of that collection's sequence: the read model names such items, and each is confirmed in
+ * the event store (the read model may still show one deleted or moved away since).
+ */
+async function standingOf(
+  context: Pick<CommandContext, 'store' | 'tree'>,
+  parent: string,
+  stacId: string,
+): Promise<NameStanding> {
+  for (const id of await context.tree.liveItemsNamed(parent, stacId)) {
+    if (holdsStacName(await itemState(context.store, id), parent, stacId)) return { holder: id };
+  }
+  for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
+    const id = stacItemUuid(parent, stacId, generation);
+    const state = await itemState(context.store, id);
+    if (state.status === 'absent') return { next: id };
+    if (holdsStacName(state, parent, stacId)) return { holder: id };
+  }
+  return { next: null };
+}
+
 /**
  * The id a new item named `stacId` in the parent gets: the first of its sequence whose stream does not
  * exist. A live item of that name in the parent answers 409; one deleted, or moved away, passes the name
  * on (and so does an item some client created under that UUID by choice, with another name or none).
  * Two creates racing for one free id both try to append its first event, and one is refused there.
- * An item of the name moved in from another collection has a UUID of that collection's sequence: the
- * read model names such items, and each is confirmed in the event store (the read model may still show
- * one deleted or moved away since), so only a name held now answers 409.
  */
 export async function freeStacItemId(
   context: Pick<CommandContext, 'store' | 'tree'>,
@@ -58,18 +81,33 @@ export async function freeStacItemId(
   stacId: string,
 ): Promise<string> {
   const parent = parentId.toLowerCase();
-  const taken = () => new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
-  for (const id of await context.tree.liveItemsNamed(parent, stacId)) {
-    if (holdsStacName(await itemState(context.store, id), parent, stacId)) throw taken();
+  const standing = await standingOf(context, parent, stacId);
+  if ('holder' in standing) {
+    throw new DomainError('ALREADY_EXISTS', `item ${stacId} already exists in ${parent}`);
   }
-  for (let generation = 1; generation <= MAX_STAC_ID_GENERATIONS; generation += 1) {
-    const id = stacItemUuid(parent, stacId, generation);
-    const state = await itemState(context.store, id);
-    if (state.status === 'absent') return id;
-    if (holdsStacName(state, parent, stacId)) throw taken();
-  }
+  if (standing.next !== null) return standing.next;
   throw new DomainError(
     'ALREADY_EXISTS',
     `item ${stacId} was created in ${parent} ${MAX_STAC_ID_GENERATIONS} times already; give the new one another id`,
   );
+}
+
+/**
+ * The live item a STAC path names in a collection (`pathId`: the item's UUID, or its STAC id), as the
+ * event store has it now; `null` when there is none. For a write that must not trust a read model that
+ * may lag behind the client's own earlier writes.
+ */
+export async function liveItemOfPath(
+  context: Pick<CommandContext, 'store' | 'tree'>,
+  collectionId: string,
+  pathId: string,
+): Promise<string | null> {
+  const parent = collectionId.toLowerCase();
+  if (isUuid(pathId)) {
+    const id = pathId.toLowerCase();
+    const state = await itemState(context.store, id);
+    return state.status === 'live' && state.kind === 'item' && state.parentId === parent ? id : null;
+  }
+  const standing = await standingOf(context, parent, pathId);
+  return 'holder' in standing ? standing.holder : null;
 }

@@ -10,7 +10,7 @@ import {
 } from '@portal/domain';
 import { InMemoryEventStore } from '@portal/eventstore';
 import { ReferenceTree } from '../test/reference-tree.js';
-import { freeStacItemId, stacItemUuid, uuidV5 } from './stac-item-ids.js';
+import { freeStacItemId, liveItemOfPath, stacItemUuid, uuidV5 } from './stac-item-ids.js';
 
 const metadata = eventMetadata({
   actorId: randomUUID(),
@@ -85,6 +85,7 @@ function world() {
     store,
     settle: () => facts.awaitCommitted(),
     free: (parent: string, name: string) => freeStacItemId(context, parent, name),
+    live: (parent: string, pathId: string) => liveItemOfPath(context, parent, pathId),
   };
 }
 
@@ -165,5 +166,57 @@ describe('freeStacItemId', () => {
       data: { id: moved, kind: 'item', recursive: false },
     });
     expect(await free(parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 1));
+  });
+});
+
+describe('liveItemOfPath', () => {
+  it('finds an item by its name or its UUID in the event store before the read model has it', async () => {
+    const { store, settle, live } = world();
+    const parent = randomUUID();
+    await settle();
+    const named = stacItemUuid(parent, 'scene', 1);
+    const unnamed = randomUUID();
+    await append(store, named, registered(named, parent, 'scene'));
+    await append(store, unnamed, registered(unnamed, parent));
+    expect(await live(parent, 'scene')).toBe(named);
+    expect(await live(parent.toUpperCase(), 'scene')).toBe(named);
+    expect(await live(parent, unnamed.toUpperCase())).toBe(unnamed);
+    expect(await live(parent, named)).toBe(named);
+  });
+
+  it('finds none for another parent, a deleted item, a name not given, or an id of another kind', async () => {
+    const { store, settle, live } = world();
+    const parent = randomUUID();
+    const first = stacItemUuid(parent, 'scene', 1);
+    await append(store, first, registered(first, parent, 'scene'));
+    await append(store, first, {
+      type: 'PortalObjectDeleted',
+      data: { id: first, kind: 'item', recursive: false },
+    });
+    const elsewhere = randomUUID();
+    await append(store, elsewhere, registered(elsewhere, randomUUID()));
+    await settle();
+    expect(await live(parent, 'scene')).toBeNull();
+    expect(await live(parent, first)).toBeNull();
+    expect(await live(parent, elsewhere)).toBeNull();
+    expect(await live(parent, 'never-given')).toBeNull();
+    expect(await live(parent, parent)).toBeNull();
+  });
+
+  it('finds the later generation that holds the name, and an item moved in under its name', async () => {
+    const { store, settle, live } = world();
+    const { parent, moved } = await movedIn(store);
+    await settle();
+    expect(await live(parent, 'scene')).toBe(moved);
+    const other = randomUUID();
+    const first = stacItemUuid(other, 'scene', 1);
+    const second = stacItemUuid(other, 'scene', 2);
+    await append(store, first, registered(first, other, 'scene'));
+    await append(store, first, {
+      type: 'PortalObjectDeleted',
+      data: { id: first, kind: 'item', recursive: false },
+    });
+    await append(store, second, registered(second, other, 'scene'));
+    expect(await live(other, 'scene')).toBe(second);
   });
 });

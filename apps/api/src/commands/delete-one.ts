@@ -8,9 +8,9 @@ import { metadataOf } from './metadata.js';
 import { respondToCommand } from './respond.js';
 
 /**
- * Deletes one object (`If-Match` honoured) and answers `200 {deleted: [id]}` with the object's new
- * revision, after projection unless the client prefers not to wait: the portal's DELETE and the STAC
- * transactions' answer alike.
+ * Deletes one object (`If-Match` honoured) and answers `200 {deleted: [id]}` (the STAC transactions:
+ * 204, no body) with the object's new revision, after projection unless the client prefers not to
+ * wait (202 with the body).
  */
 export async function deleteOneAndRespond(
   deps: ApiDependencies,
@@ -23,6 +23,7 @@ export async function deleteOneAndRespond(
     /** The kinds the id may name; any kind when absent. */
     readonly kinds?: readonly PortalKind[];
   },
+  status: 200 | 204 = 200,
 ): Promise<void> {
   const expectedRevision = expectedRevisionFrom(req);
   const result = await deleteObjects(commandContextOf(deps), {
@@ -40,6 +41,6 @@ export async function deleteOneAndRespond(
     req,
     res,
     { position: result.position, revision },
-    { status: 200, body: { deleted: [target.id] } },
+    { status, body: { deleted: [target.id] } },
   );
 }

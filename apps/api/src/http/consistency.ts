@@ -40,6 +40,11 @@ export function prefersAsync(req: Request): boolean {
   return /\brespond-async\b/i.test(req.header('prefer') ?? '');
 }
 
+/** `Prefer: return=representation` (RFC 7240): the changed resource in the answer, not a bare 204. */
+export function prefersRepresentation(req: Request): boolean {
+  return /\breturn\s*=\s*"?representation\b/i.test(req.header('prefer') ?? '');
+}
+
 /** What the gate needs of the projection: where the read models are, and a bounded wait for more. */
 export type ProjectionProgress = Pick<ProjectionWaiter, 'current' | 'waitFor'>;
 

@@ -30,7 +30,8 @@ import { pathParam, visibleCollection, visibleCollectionRow } from './path-colle
 import { conditionsFromQuery } from './search-conditions.js';
 import { definedOnly, searchByGet, searchByPost } from './search-handlers.js';
 import { GEOJSON_TYPE, JSON_TYPE, SCHEMA_JSON_TYPE, STAC_PATH, stacUrls } from './stac-links.js';
-import { addItems, deleteItem } from './transactions/item-transactions.js';
+import { deleteItem } from './transactions/item-delete.js';
+import { addItems } from './transactions/item-transactions.js';
 import { patchItem, replaceItem } from './transactions/item-replace.js';
 import {
   addCollection,

@@ -98,8 +98,9 @@ export const headerParameters: Record<RequestHeader, JsonObject> = {
   Prefer: {
     name: httpHeaders.prefer,
     in: 'header',
-    description: '`respond-async` answers 202 at once instead of waiting until the change is projected.',
-    schema: { type: 'string', examples: ['respond-async'] },
+    description:
+      '`respond-async` answers 202 at once instead of waiting until the change is projected. `return=representation`: a STAC `PUT` or `PATCH` answers 200 with the resource as changed instead of 204.',
+    schema: { type: 'string', examples: ['respond-async', 'return=representation'] },
   },
   XMinPosition: {
     name: httpHeaders.minPosition,

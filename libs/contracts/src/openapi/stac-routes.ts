@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   stacCatalogSchema,
   stacChildrenSchema,
@@ -33,7 +34,7 @@ import {
   stacItemsAnswerSchema,
   stacItemsInputSchema,
 } from '../stac-transactions.js';
-import { commandResponses, type ErrorStatus, type Route } from './route.js';
+import type { ErrorStatus, Route } from './route.js';
 
 const readErrors: readonly ErrorStatus[] = [400, 401, 503];
 const addErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 503];
@@ -42,6 +43,33 @@ const changeErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 413,
 const transactionNote =
   "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403), and the same events, history and audit.";
 const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
+const notYetReadable =
+  'Recorded; not yet readable (asked with `Prefer: respond-async`, or a slow projection): the ids of what changed.';
+
+/** A STAC `PUT` or `PATCH` (docs/stac.md, Transactions): 204 by default, the resource when asked for it. */
+function changeResponses(what: string, schema: z.ZodType): Route['responses'] {
+  return {
+    204: { description: `${what} changed and projected; no body.`, headers: ['XEventPosition', 'ETag'] },
+    200: {
+      description: `${what} as changed, to \`Prefer: return=representation\`.`,
+      schema,
+      headers: ['XEventPosition', 'ETag'],
+    },
+    202: { description: notYetReadable, headers: ['XEventPosition', 'PreferenceApplied'] },
+  };
+}
+
+/** A STAC `DELETE`: 204, or 202 before it is projected. */
+function deleteResponses(what: string): Route['responses'] {
+  return {
+    204: { description: `${what}; no body.`, headers: ['XEventPosition', 'ETag'] },
+    202: {
+      description: notYetReadable,
+      schema: deletedObjectsSchema,
+      headers: ['XEventPosition', 'PreferenceApplied'],
+    },
+  };
+}
 const visible = 'Only what the caller may read: anonymous callers see public objects.';
 const errorsNote =
   "Errors carry `code` and `description` (as STAC clients expect) beside the service's `message`.";
@@ -101,7 +129,7 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections',
     operationId: 'addStacCollection',
     summary: 'Add a Collection',
-    description: `A root-level collection of the caller's active organization: title (the id, or \`Untitled collection\`), description, license, keywords, extent (left out: computed from its items) and links are kept; other Collection fields are not. \`id\`: a UUID, kept (409 when it exists or existed); any other id answers 400. ${transactionNote}`,
+    description: `A root-level collection of the caller's active organization: title (the id, or \`Untitled collection\`), description, license, keywords, extent (left out: computed from its items) and links are kept; other Collection fields are not. \`id\`: a UUID, kept (409 when it exists or existed); any other id is the collection's STAC name, unique among all live collections (409 while one holds it; docs/stac.md, "Collection ids"). ${transactionNote}`,
     tag: 'stac',
     headers: ['Prefer'],
     body: stacCollectionInputSchema,
@@ -121,7 +149,7 @@ export const stacRoutes: readonly Route[] = [
     pathParameters: ['CollectionId'],
     headers: ['IfMatch', 'Prefer'],
     body: stacCollectionInputSchema,
-    responses: commandResponses(200, 'The Collection as replaced.', stacCollectionSchema),
+    responses: changeResponses('The Collection', stacCollectionSchema),
     errors: changeErrors,
   },
   {
@@ -134,7 +162,7 @@ export const stacRoutes: readonly Route[] = [
     pathParameters: ['CollectionId'],
     headers: ['IfMatch', 'Prefer'],
     body: stacCollectionPatchSchema,
-    responses: commandResponses(200, 'The Collection as changed.', stacCollectionSchema),
+    responses: changeResponses('The Collection', stacCollectionSchema),
     errors: changeErrors,
   },
   {
@@ -146,7 +174,7 @@ export const stacRoutes: readonly Route[] = [
     tag: 'stac',
     pathParameters: ['CollectionId'],
     headers: ['IfMatch', 'Prefer'],
-    responses: commandResponses(200, 'The collection was deleted.', deletedObjectsSchema),
+    responses: deleteResponses('The collection was deleted'),
     errors: deleteErrors,
   },
   {
@@ -199,12 +227,12 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
     operationId: 'replaceStacItem',
     summary: 'Replace an Item of a collection',
-    description: `The Item given replaces the item's title, description, time, geometry, bbox, properties and assets by href (an uploaded file stays); its links only when it gives \`links\`. \`id\` and \`collection\`, when given, must be the path's (400). One portal update (\`PortalObjectUpdated\`); answers the Item. ${transactionNote}`,
+    description: `The Item given replaces the item's title, description, time, geometry, bbox, properties and assets by href (an uploaded file stays); its links only when it gives \`links\`. \`id\` and \`collection\`, when given, must be the path's (400). One portal update (\`PortalObjectUpdated\`). ${transactionNote}`,
     tag: 'stac',
     pathParameters: ['CollectionId', 'ItemId'],
     headers: ['IfMatch', 'Prefer'],
     body: stacItemInputSchema,
-    responses: commandResponses(200, 'The Item as replaced (GeoJSON).', stacItemSchema),
+    responses: changeResponses('The Item (GeoJSON)', stacItemSchema),
     errors: changeErrors,
   },
   {
@@ -217,7 +245,7 @@ export const stacRoutes: readonly Route[] = [
     pathParameters: ['CollectionId', 'ItemId'],
     headers: ['IfMatch', 'Prefer'],
     body: stacItemPatchSchema,
-    responses: commandResponses(200, 'The Item as changed (GeoJSON).', stacItemSchema),
+    responses: changeResponses('The Item (GeoJSON)', stacItemSchema),
     errors: changeErrors,
   },
   {
@@ -225,11 +253,11 @@ export const stacRoutes: readonly Route[] = [
     path: '/api/v1/stac/collections/{collectionId}/items/{itemId}',
     operationId: 'deleteStacItem',
     summary: 'Delete an Item of a collection',
-    description: `The portal's delete of the item. An item that does not exist, was deleted, is in another collection or is hidden from the caller answers 404. ${transactionNote}`,
+    description: `The portal's delete of the item, answered 204. An item that does not exist (or was deleted, is in another collection, or is hidden from the caller) answers 204 too, writing nothing, to a caller who may add items to the collection (403 to anyone else; 412 with \`If-Match\`), as the transaction extension allows and its clients expect. ${transactionNote}`,
     tag: 'stac',
     pathParameters: ['CollectionId', 'ItemId'],
     headers: ['IfMatch', 'Prefer'],
-    responses: commandResponses(200, 'The item was deleted.', deletedObjectsSchema),
+    responses: deleteResponses('The item was deleted, or there was none to delete'),
     errors: deleteErrors,
   },
   {

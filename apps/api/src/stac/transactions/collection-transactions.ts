@@ -18,6 +18,7 @@ import { parseInput } from '../../http/validate.js';
 import { findVisibleObject, stacIdOf, type PortalObjectRow } from '@portal/read-model-portal-objects';
 import { stacCollection } from '../container-json.js';
 import { stacUrls } from '../stac-links.js';
+import { answerChange } from './change-answer.js';
 import { clientUuid, portalLinksOf } from './item-input.js';
 import { visibleCollectionRow } from '../path-collection.js';
 import { signedInCaller } from './item-transactions.js';
@@ -128,11 +129,12 @@ function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler
       ...(keepLinks ? {} : { links: body.links }),
     };
     const result = await updateObject(deps, req, { id: row.id, kind: 'collection', caller, changes });
-    await respondWithCollection(deps, req, res, {
-      id: row.id,
-      stacId: stacIdOf(row),
+    const stacId = stacIdOf(row);
+    await answerChange(deps, req, res, {
       outcome: result,
-      status: 200,
+      accepted: { id: stacId },
+      representation: () =>
+        respondWithCollection(deps, req, res, { id: row.id, stacId, outcome: result, status: 200 }),
     });
   };
 }
@@ -140,16 +142,15 @@ function changeCollection(deps: ApiDependencies, patch: boolean): RequestHandler
 export const replaceCollection = (deps: ApiDependencies): RequestHandler => changeCollection(deps, false);
 export const patchCollection = (deps: ApiDependencies): RequestHandler => changeCollection(deps, true);
 
-/** `DELETE /collections/{id}`: the portal's delete; a collection that still has items answers 409. */
+/**
+ * `DELETE /collections/{id}`: the portal's delete, answered 204; a collection that still has items
+ * answers 409, one that does not exist (or that the caller cannot see) 404.
+ */
 export function deleteCollection(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const caller = await signedInCaller(deps, req);
     const row = await visibleCollectionRow(deps, req);
-    await deleteOneAndRespond(deps, req, res, {
-      id: row.id,
-      kinds: ['collection'],
-      caller,
-      recursive: false,
-    });
+    const target = { id: row.id, kinds: ['collection'] as const, caller, recursive: false };
+    await deleteOneAndRespond(deps, req, res, target, 204);
   };
 }

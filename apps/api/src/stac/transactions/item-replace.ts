@@ -9,6 +9,7 @@ import { HttpProblem } from '../../http/problem.js';
 import { parseInput } from '../../http/validate.js';
 import { itemMetadataOf } from '../../items/create-item.js';
 import { findVisibleItemIn, type ItemRow } from '../item-query.js';
+import { answerChange } from './change-answer.js';
 import { createBodyOf } from './item-input.js';
 import { pathParam, visibleCollection } from '../path-collection.js';
 import { respondWithItem, signedInCaller } from './item-transactions.js';
@@ -112,13 +113,13 @@ function changeItem(deps: ApiDependencies, patch: boolean): RequestHandler {
     const changes = replacement(deps, item, row, keepLinks);
     const result = await updateObject(deps, req, { id: row.id, kind: 'item', caller, changes });
     const { id, stac_id } = row;
-    await respondWithItem(
-      deps,
-      req,
-      res,
-      { id, stac_id, collection: collectionOf(row), outcome: result },
-      200,
-    );
+    const collection = collectionOf(row);
+    await answerChange(deps, req, res, {
+      outcome: result,
+      accepted: { id: stacIdOf(row), collection: collection.stacId },
+      representation: () =>
+        respondWithItem(deps, req, res, { id, stac_id, collection, outcome: result }, 200),
+    });
   };
 }
 

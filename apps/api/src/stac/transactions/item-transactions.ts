@@ -1,10 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { stacItemCollectionInputSchema, stacItemInputSchema, type StacItemInput } from '@portal/contracts';
-import { requireFound } from '@portal/commands';
 import { DomainError, type Caller } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
 import { commandCaller } from '../../commands/command-caller.js';
-import { deleteOneAndRespond } from '../../commands/delete-one.js';
 import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { baseUrlOf } from '../../http/base-url.js';
@@ -12,9 +10,9 @@ import { prefersAsync, writeConsistencyHeaders } from '../../http/consistency.js
 import { parseInput } from '../../http/validate.js';
 import { runRegisterItem } from '../../items/create-item.js';
 import { findAssetsOf, stacIdOf, stacItem, type CollectionKey } from '@portal/read-model-portal-objects';
-import { findVisibleItem, findVisibleItemIn } from '../item-query.js';
+import { findVisibleItem } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
-import { pathParam, visibleCollection } from '../path-collection.js';
+import { visibleCollection } from '../path-collection.js';
 import { clientUuid, createBodyOf } from './item-input.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
@@ -111,20 +109,5 @@ export function addItems(deps: ApiDependencies): RequestHandler {
         body: { ids },
       },
     );
-  };
-}
-
-/**
- * `DELETE /collections/{id}/items/{itemId}`: the portal's delete of an item of that collection. An item
- * that does not exist (or not in this collection, or not visible to the caller) answers 404.
- */
-export function deleteItem(deps: ApiDependencies): RequestHandler {
-  return async (req, res) => {
-    const caller = await signedInCaller(deps, req);
-    const collection = await visibleCollection(deps, req);
-    const itemId = pathParam(req, 'itemId');
-    const row = await findVisibleItemIn(deps.pool, collection.id, itemId, principalsOf(req));
-    const item = requireFound(row, `item ${itemId} in collection ${collection.stacId}`);
-    await deleteOneAndRespond(deps, req, res, { id: item.id, kinds: ['item'], caller, recursive: false });
   };
 }

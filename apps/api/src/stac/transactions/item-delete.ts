@@ -1,0 +1,66 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { liveItemOfPath, lookupParent, requireParentAccess } from '@portal/commands';
+import { DomainError, type Caller } from '@portal/domain';
+import type { CollectionKey } from '@portal/read-model-portal-objects';
+import { principalsOf } from '../../auth/caller.js';
+import { commandContextOf } from '../../commands/command-context.js';
+import { deleteOneAndRespond } from '../../commands/delete-one.js';
+import type { ApiDependencies } from '../../dependencies.js';
+import { HttpProblem } from '../../http/problem.js';
+import { findVisibleItemIn } from '../item-query.js';
+import { pathParam, visibleCollection } from '../path-collection.js';
+import { signedInCaller } from './item-transactions.js';
+
+/**
+ * An item the path names that does not exist answers as a delete would have: 204, nothing written (the
+ * extension allows 404 or 204 there; the reference validator's first request expects 204). Only a caller
+ * who may add items to the collection is told so: anyone else is refused as they would be for an item
+ * that exists. `If-Match` asks for a version of an item there is none of: 412.
+ */
+async function answerMissingItem(
+  deps: ApiDependencies,
+  req: Request,
+  res: Response,
+  missing: { readonly caller: Caller; readonly collection: CollectionKey; readonly itemId: string },
+): Promise<void> {
+  requireParentAccess(missing.caller, await lookupParent(deps.eventStore, missing.collection.id));
+  if (req.header('if-match') !== undefined) {
+    throw new HttpProblem(
+      412,
+      `If-Match: item ${missing.itemId} does not exist in collection ${missing.collection.stacId}`,
+      'STALE_REVISION',
+    );
+  }
+  res.status(204).end();
+}
+
+/**
+ * `DELETE /collections/{id}/items/{itemId}`: the portal's delete of an item of that collection, 204.
+ * The item is looked up in the read model, and where it is not there, in the event store (a client's
+ * own create may not be projected yet: a delete must not answer 204 and leave it). An item the caller
+ * cannot see is, to them, one that does not exist (`answerMissingItem`), so the answer never tells it is
+ * there.
+ */
+export function deleteItem(deps: ApiDependencies): RequestHandler {
+  return async (req, res) => {
+    const caller = await signedInCaller(deps, req);
+    const collection = await visibleCollection(deps, req);
+    const itemId = pathParam(req, 'itemId');
+    const row = await findVisibleItemIn(deps.pool, collection.id, itemId, principalsOf(req));
+    const target = { kinds: ['item'] as const, caller, recursive: false };
+    if (row !== null) {
+      await deleteOneAndRespond(deps, req, res, { ...target, id: row.id }, 204);
+      return;
+    }
+    const id = await liveItemOfPath(commandContextOf(deps), collection.id, itemId);
+    try {
+      if (id !== null) {
+        await deleteOneAndRespond(deps, req, res, { ...target, id }, 204);
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+    }
+    await answerMissingItem(deps, req, res, { caller, collection, itemId });
+  };
+}
