@@ -400,6 +400,17 @@ describe('DELETE /collections/{id}/items/{itemId}', () => {
     expect((await call('DELETE', `${STAC}/collections/${randomUUID()}/items/x`)).status).toBe(404);
   });
 
+  it('answers a delete repeated before the first is projected as it answered the first', async () => {
+    const id = randomUUID();
+    await expectCommand(await call('POST', itemsPath, { body: stacItem({ id }) }), 201, 'add');
+    const first = await call('DELETE', `${itemsPath}/${id}`, { headers: { prefer: 'respond-async' } });
+    expect(first.status).toBe(202);
+    expect((await call('DELETE', `${itemsPath}/${id}`)).status).toBe(204);
+    await expectCommand(first, 204, 'the first delete');
+    const history = await call<{ items: { type: string }[] }>('GET', `/api/v1/portal/items/${id}/history`);
+    expect(history.body.items.map((entry) => entry.type)).toEqual(['ItemRegistered', 'PortalObjectDeleted']);
+  });
+
   it('deletes an Item whose create is not projected yet: the event store has it', async () => {
     const id = randomUUID();
     const added = await call('POST', itemsPath, {
@@ -568,16 +579,30 @@ describe('rights: those of the portal API', () => {
       title: 'Kept private',
       parentId: collectionId,
       visibility: 'private',
+      stacId: 'kept-private',
       bbox: [5, 5, 6, 6],
       datetime: '2024-05-01T00:00:00Z',
     });
+    const status = async (pathId: string, headers: Record<string, string>) =>
+      (await call('DELETE', `${itemsPath}/${pathId}`, { headers })).status;
+    // By its UUID and by its name, with and without If-Match (malformed, or an ETag), as for no item.
+    for (const pathId of [hidden, 'kept-private']) {
+      for (const [ifMatch, expected] of [
+        [undefined, 204],
+        ['x', 400],
+        ['"1"', 412],
+      ] as const) {
+        const headers = { ...editor.headers, ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) };
+        expect(await status(pathId, headers), `${pathId} ${ifMatch}`).toBe(expected);
+        expect(await status(randomUUID(), headers), `missing ${ifMatch}`).toBe(expected);
+        expect(await status('never-given', headers), `missing name ${ifMatch}`).toBe(expected);
+      }
+      expect(await status(pathId, viewer.headers)).toBe(403);
+    }
+    expect(await status(randomUUID(), viewer.headers)).toBe(403);
     const asEditor = await call('DELETE', `${itemsPath}/${hidden}`, { headers: editor.headers });
-    expect(asEditor.status).toBe(204);
     expect(asEditor.headers.get('x-event-position')).toBeNull();
     expect((await getStac(hidden)).status).toBe(200);
-    const missing = await call('DELETE', `${itemsPath}/${randomUUID()}`, { headers: viewer.headers });
-    expect(missing.status).toBe(403);
-    expect((await call('DELETE', `${itemsPath}/${hidden}`, { headers: viewer.headers })).status).toBe(403);
   });
 
   it('POST /collections: anonymous 401, a viewer of the organization 403', async () => {

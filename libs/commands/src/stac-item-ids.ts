@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   DomainError,
   holdsStacName,
+  isLiveItemIn,
   isUuid,
   portalObjectDecider,
   streamIdOf,
@@ -105,8 +106,7 @@ export async function liveItemOfPath(
   const parent = collectionId.toLowerCase();
   if (isUuid(pathId)) {
     const id = pathId.toLowerCase();
-    const state = await itemState(context.store, id);
-    return state.status === 'live' && state.kind === 'item' && state.parentId === parent ? id : null;
+    return isLiveItemIn(await itemState(context.store, id), parent) ? id : null;
   }
   const standing = await standingOf(context, parent, pathId);
   return 'holder' in standing ? standing.holder : null;

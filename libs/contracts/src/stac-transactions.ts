@@ -95,5 +95,11 @@ export const stacCollectionPatchSchema = z
 /** The answer to an ItemCollection added: the ids of its items, in order. */
 export const stacItemsAddedSchema = z.object({ ids: z.array(z.string()) });
 
+/** A STAC write recorded but not projected yet (202): the STAC ids of what it changed. */
+export const stacWriteAcceptedSchema = z.object({
+  id: z.string().meta({ description: "The Item's or the Collection's STAC id." }),
+  collection: z.string().optional().meta({ description: "An Item's collection, by its STAC id." }),
+});
+
 /** The answer to `POST /collections/{id}/items`: the Item added, or the ids of an ItemCollection's. */
 export const stacItemsAnswerSchema = z.union([stacItemSchema, stacItemsAddedSchema]);

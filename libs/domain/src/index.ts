@@ -16,7 +16,7 @@ export * from './portal-object/slug.js';
 export * from './portal-object/item-events.js';
 export * from './portal-object/item-commands.js';
 export type { LiveItem, LiveRegisteredItem, LiveUploadItem } from './portal-object/item-state.js';
-export { holdsStacName, uploadOf } from './portal-object/item-state.js';
+export { holdsStacName, isLiveItemIn, uploadOf } from './portal-object/item-state.js';
 export * from './portal-object/href-assets.js';
 export * from './portal-object/part-plan.js';
 export * from './portal-object/part-urls.js';

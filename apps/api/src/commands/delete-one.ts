@@ -8,9 +8,9 @@ import { metadataOf } from './metadata.js';
 import { respondToCommand } from './respond.js';
 
 /**
- * Deletes one object (`If-Match` honoured) and answers `200 {deleted: [id]}` (the STAC transactions:
- * 204, no body) with the object's new revision, after projection unless the client prefers not to
- * wait (202 with the body).
+ * Deletes one object (`If-Match` honoured) and answers `{deleted: [id]}` with the object's new
+ * revision once projected: with `200` on the portal API, `204` (the body dropped) on STAC's. A client
+ * that prefers not to wait gets `202` with the body at once.
  */
 export async function deleteOneAndRespond(
   deps: ApiDependencies,
@@ -22,8 +22,9 @@ export async function deleteOneAndRespond(
     readonly recursive: boolean;
     /** The kinds the id may name; any kind when absent. */
     readonly kinds?: readonly PortalKind[];
+    /** The status once projected; 200 when absent. */
+    readonly success?: 200 | 204;
   },
-  status: 200 | 204 = 200,
 ): Promise<void> {
   const expectedRevision = expectedRevisionFrom(req);
   const result = await deleteObjects(commandContextOf(deps), {
@@ -41,6 +42,6 @@ export async function deleteOneAndRespond(
     req,
     res,
     { position: result.position, revision },
-    { status, body: { deleted: [target.id] } },
+    { status: target.success ?? 200, body: { deleted: [target.id] } },
   );
 }

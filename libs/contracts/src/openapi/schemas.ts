@@ -143,6 +143,7 @@ import {
   stacItemInputSchema,
   stacItemPatchSchema,
   stacItemsAnswerSchema,
+  stacWriteAcceptedSchema,
   stacItemsInputSchema,
 } from '../stac-transactions.js';
 import type { JsonObject } from './route.js';
@@ -204,6 +205,7 @@ export const responseSchemas: Record<string, z.ZodType> = {
   UploadDescriptor: uploadDescriptorSchema,
   CreateItemResponse: createItemAnswerSchema,
   StacItemsAdded: stacItemsAnswerSchema,
+  StacWriteAccepted: stacWriteAcceptedSchema,
   UploadUrls: uploadUrlsSchema,
   ReceivedPart: receivedPartSchema,
   UploadStatus: uploadStatusSchema,

@@ -33,6 +33,7 @@ import {
   stacItemPatchSchema,
   stacItemsAnswerSchema,
   stacItemsInputSchema,
+  stacWriteAcceptedSchema,
 } from '../stac-transactions.js';
 import type { ErrorStatus, Route } from './route.js';
 
@@ -41,7 +42,7 @@ const addErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 413, 415, 50
 const deleteErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 503];
 const changeErrors: readonly ErrorStatus[] = [400, 401, 403, 404, 409, 412, 413, 415, 503];
 const transactionNote =
-  "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403), and the same events, history and audit.";
+  "The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): the same rights as the portal API (anonymous 401, an object the caller cannot see 404, one they may not change 403; a DELETE of an item the caller cannot see answers 204, as for none), and the same events, history and audit.";
 const oneErrors: readonly ErrorStatus[] = [400, 401, 404, 503];
 const notYetReadable =
   'Recorded; not yet readable (asked with `Prefer: respond-async`, or a slow projection): the ids of what changed.';
@@ -55,7 +56,11 @@ function changeResponses(what: string, schema: z.ZodType): Route['responses'] {
       schema,
       headers: ['XEventPosition', 'ETag'],
     },
-    202: { description: notYetReadable, headers: ['XEventPosition', 'PreferenceApplied'] },
+    202: {
+      description: notYetReadable,
+      schema: stacWriteAcceptedSchema,
+      headers: ['XEventPosition', 'PreferenceApplied'],
+    },
   };
 }
 

@@ -54,14 +54,17 @@ export function noUpload(id: string): DomainError {
   return new DomainError('INVALID_STATE', `item ${id} has no upload: its assets are registered by href`);
 }
 
+/** Whether the object is a live item whose parent is `parentId`. */
+export function isLiveItemIn(state: PortalObjectState, parentId: string): state is LiveItem {
+  return state.status === 'live' && state.kind === 'item' && state.parentId === parentId;
+}
+
 /**
  * Whether the object is a live item of `parentId` holding the STAC name `stacId` (docs/stac.md, "Item
  * ids"): what refuses a second item of that name there.
  */
 export function holdsStacName(state: PortalObjectState, parentId: string, stacId: string): boolean {
-  return (
-    state.status === 'live' && state.kind === 'item' && state.stacId === stacId && state.parentId === parentId
-  );
+  return isLiveItemIn(state, parentId) && state.stacId === stacId;
 }
 
 /** A new item's state from its create event: what an uploaded and a registered item have alike. */

@@ -21,7 +21,7 @@ import { stacUrls } from '../stac-links.js';
 import { answerChange } from './change-answer.js';
 import { clientUuid, portalLinksOf } from './item-input.js';
 import { visibleCollectionRow } from '../path-collection.js';
-import { signedInCaller } from './item-transactions.js';
+import { signedInCaller } from './signed-in-caller.js';
 import { mergePatch } from './merge-patch.js';
 import { updateObject } from './update-object.js';
 
@@ -150,7 +150,12 @@ export function deleteCollection(deps: ApiDependencies): RequestHandler {
   return async (req, res) => {
     const caller = await signedInCaller(deps, req);
     const row = await visibleCollectionRow(deps, req);
-    const target = { id: row.id, kinds: ['collection'] as const, caller, recursive: false };
-    await deleteOneAndRespond(deps, req, res, target, 204);
+    await deleteOneAndRespond(deps, req, res, {
+      id: row.id,
+      kinds: ['collection'],
+      caller,
+      recursive: false,
+      success: 204,
+    });
   };
 }

@@ -12,7 +12,8 @@ import { findVisibleItemIn, type ItemRow } from '../item-query.js';
 import { answerChange } from './change-answer.js';
 import { createBodyOf } from './item-input.js';
 import { pathParam, visibleCollection } from '../path-collection.js';
-import { respondWithItem, signedInCaller } from './item-transactions.js';
+import { respondWithItem } from './item-transactions.js';
+import { signedInCaller } from './signed-in-caller.js';
 import { mergePatch } from './merge-patch.js';
 import { updateObject } from './update-object.js';
 

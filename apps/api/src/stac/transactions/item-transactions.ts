@@ -1,8 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { stacItemCollectionInputSchema, stacItemInputSchema, type StacItemInput } from '@portal/contracts';
-import { DomainError, type Caller } from '@portal/domain';
 import { principalsOf } from '../../auth/caller.js';
-import { commandCaller } from '../../commands/command-caller.js';
 import { respondToCommand, type CommandOutcome } from '../../commands/respond.js';
 import type { ApiDependencies } from '../../dependencies.js';
 import { baseUrlOf } from '../../http/base-url.js';
@@ -14,20 +12,12 @@ import { findVisibleItem } from '../item-query.js';
 import { GEOJSON_TYPE, stacUrls } from '../stac-links.js';
 import { visibleCollection } from '../path-collection.js';
 import { clientUuid, createBodyOf } from './item-input.js';
+import { signedInCaller } from './signed-in-caller.js';
 
 // The STAC transaction extension over the portal's commands (docs/stac.md, Transactions): each write
 // is the portal API's own command, so events, history, audit and the feed see it, and the caller needs
-// the same rights (anonymous 401; an object the caller cannot see 404, one they may not change 403).
-
-/**
- * Who writes: a signed-in caller, or 401 before anything is looked up, as the portal API answers an
- * anonymous write whatever it names.
- */
-export async function signedInCaller(deps: ApiDependencies, req: Request): Promise<Caller> {
-  const caller = await commandCaller(deps, req);
-  if (caller.userId === null) throw new DomainError('UNAUTHENTICATED', 'sign in to change the catalog');
-  return caller;
-}
+// the same rights (anonymous 401; an object the caller cannot see 404, one they may not change 403;
+// a DELETE of an item answers 204 for one the caller cannot see: item-delete.ts).
 
 /** The body as the Items it adds: an ItemCollection's features, or the one Item. */
 function itemsOf(body: unknown): { items: StacItemInput[]; many: boolean } {
@@ -38,8 +28,10 @@ function itemsOf(body: unknown): { items: StacItemInput[]; many: boolean } {
 }
 
 /**
- * Answers the one Item added with its STAC JSON once projected (201, `Location`), or its id alone
- * when asked to answer at once or when the projection is slower than the API waits (202).
+ * Answers with the Item written, its STAC JSON once projected: the one Item a POST added (201), or the
+ * Item a PUT or PATCH changed, to `Prefer: return=representation` (200); `Location` names it either
+ * way. Its ids alone when asked to answer at once or when the projection is slower than the API waits
+ * (202).
  */
 export async function respondWithItem(
   deps: ApiDependencies,
