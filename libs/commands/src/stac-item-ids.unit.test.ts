@@ -29,6 +29,10 @@ async function append(store: EventStore, id: string, event: PortalObjectEvent): 
   );
 }
 
+async function deleteItem(store: EventStore, id: string): Promise<void> {
+  await append(store, id, { type: 'PortalObjectDeleted', data: { id, kind: 'item', recursive: false } });
+}
+
 function registered(id: string, parentId: string, stacId?: string): PortalObjectEvent {
   return {
     type: 'ItemRegistered',
@@ -122,10 +126,7 @@ describe('freeStacItemId', () => {
     const parent = randomUUID();
     const first = stacItemUuid(parent, 'scene', 1);
     await append(store, first, registered(first, parent, 'scene'));
-    await append(store, first, {
-      type: 'PortalObjectDeleted',
-      data: { id: first, kind: 'item', recursive: false },
-    });
+    await deleteItem(store, first);
     await settle();
     const second = await free(parent, 'scene');
     expect(second).toBe(stacItemUuid(parent, 'scene', 2));
@@ -161,10 +162,7 @@ describe('freeStacItemId', () => {
     const { parent, moved } = await movedIn(store);
     await settle();
     // The facts stay as of the settle: the delete below is not in them yet.
-    await append(store, moved, {
-      type: 'PortalObjectDeleted',
-      data: { id: moved, kind: 'item', recursive: false },
-    });
+    await deleteItem(store, moved);
     expect(await free(parent, 'scene')).toBe(stacItemUuid(parent, 'scene', 1));
   });
 });
@@ -189,10 +187,7 @@ describe('liveItemOfPath', () => {
     const parent = randomUUID();
     const first = stacItemUuid(parent, 'scene', 1);
     await append(store, first, registered(first, parent, 'scene'));
-    await append(store, first, {
-      type: 'PortalObjectDeleted',
-      data: { id: first, kind: 'item', recursive: false },
-    });
+    await deleteItem(store, first);
     const elsewhere = randomUUID();
     await append(store, elsewhere, registered(elsewhere, randomUUID()));
     await settle();
@@ -212,10 +207,7 @@ describe('liveItemOfPath', () => {
     const first = stacItemUuid(other, 'scene', 1);
     const second = stacItemUuid(other, 'scene', 2);
     await append(store, first, registered(first, other, 'scene'));
-    await append(store, first, {
-      type: 'PortalObjectDeleted',
-      data: { id: first, kind: 'item', recursive: false },
-    });
+    await deleteItem(store, first);
     await append(store, second, registered(second, other, 'scene'));
     expect(await live(other, 'scene')).toBe(second);
   });
