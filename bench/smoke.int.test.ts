@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { benchResult, runBenchScript } from './support/bench-process.js';
+import { dropKeptDatabase } from './support/scratch-database.js';
 
 /** One bench's own limit: past it, it is interrupted (and cleans up). */
 const BENCH_TIMEOUT_MS = 120_000;
@@ -407,5 +408,42 @@ describe.concurrent('benches at a tiny size', () => {
     },
     // Waiting for a turn included: every bench before it may take its whole limit.
     (smokes.length / AT_ONCE + 1) * BENCH_TIMEOUT_MS,
+  );
+});
+
+describe('a database kept by one run and measured again', () => {
+  it(
+    'bench/stac.ts --reuse asks for what the run that built it asked for',
+    async () => {
+      const tiny = ['--items', '300', '--collections', '3', '--clients', '2', '--deep-pages', '1'];
+      const only = ['--warmup-s', '0', '--duration-s', '0.25', '--views', 'ids: 10 scenes'];
+      const built = await inTurn(() =>
+        runBenchScript('bench/stac.ts', [...tiny, ...only, '--build', 'rebuild', '--keep'], BENCH_TIMEOUT_MS),
+      );
+      expect(built.code, failureText(built.stderr)).toBe(0);
+      const url = /kept database (\S+)/.exec(built.stderr)?.[1];
+      expect(url, failureText(built.stderr)).toBeDefined();
+      const name = new URL(url ?? 'postgres://x/').pathname.slice(1);
+      try {
+        const measured = await inTurn(() =>
+          runBenchScript('bench/stac.ts', [...tiny, ...only, '--reuse', name], BENCH_TIMEOUT_MS),
+        );
+        expect(measured.code, failureText(measured.stderr)).toBe(0);
+        // The scene names come from the history generated again: none would make every request fail.
+        expect(benchResult(measured, 'stac')).toMatchObject({
+          projectedItems: 300,
+          views: [
+            {
+              view: 'ids: 10 scenes by STAC id',
+              http: expect.objectContaining({ failed: 0 }) as unknown,
+              sql: expect.objectContaining({ failed: 0 }) as unknown,
+            },
+          ],
+        });
+      } finally {
+        await dropKeptDatabase(name);
+      }
+    },
+    3 * BENCH_TIMEOUT_MS,
   );
 });

@@ -21,11 +21,20 @@ async function asAdmin(statement: string): Promise<void> {
   }
 }
 
-export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+function checkedName(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
+  return name;
+}
+
+/** Drops a database a run kept (`--keep`), by its name. */
+export function dropKeptDatabase(name: string): Promise<void> {
+  return asAdmin(`DROP DATABASE IF EXISTS "${checkedName(name)}" WITH (FORCE)`);
+}
+
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const name = checkedName(`${prefix}_${randomBytes(4).toString('hex')}`);
   await asAdmin(`CREATE DATABASE "${name}"`);
-  const drop = (): Promise<void> => asAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  const drop = (): Promise<void> => dropKeptDatabase(name);
   const unregister = registerCleanup(drop);
   const url = new URL(adminDatabaseUrl());
   url.pathname = `/${name}`;
