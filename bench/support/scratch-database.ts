@@ -21,12 +21,18 @@ async function asAdmin(statement: string): Promise<void> {
   }
 }
 
+/** A scratch database's name: `<prefix>_<8 hex>`, the prefix `bench_` and lower-case words. */
+const SCRATCH_NAME = /^bench_[a-z_]{1,40}_[0-9a-f]{8}$/;
+
 function checkedName(name: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
+  if (!SCRATCH_NAME.test(name)) throw new Error(`not a scratch database's name: ${name}`);
   return name;
 }
 
-/** Drops a database a run kept (`--keep`), by its name. */
+/**
+ * Drops a database a run kept (`--keep`), by its name; only a scratch database's name is taken, so no
+ * other database of the cluster can be dropped through it.
+ */
 export function dropKeptDatabase(name: string): Promise<void> {
   return asAdmin(`DROP DATABASE IF EXISTS "${checkedName(name)}" WITH (FORCE)`);
 }
