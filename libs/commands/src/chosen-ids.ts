@@ -1,11 +1,5 @@
-import {
-  DomainError,
-  portalObjectDecider,
-  streamIdOf,
-  type EventStore,
-  type PortalKind,
-} from '@portal/domain';
-import { loadStream } from './handler/load-stream.js';
+import { DomainError, portalKinds, type EventStore, type PortalKind } from '@portal/domain';
+import { loadObject } from './object-repository.js';
 
 // A STAC client may give a new item or collection a UUID of its own. Each kind has its own streams, so
 // the event store's own check (`no_stream`) refuses a UUID only among objects of the same kind; the
@@ -13,7 +7,11 @@ import { loadStream } from './handler/load-stream.js';
 // second. So a chosen UUID is refused when an object of another kind was ever created under it. Two
 // creates of different kinds racing for one UUID are not covered: a client would have to choose both.
 
-const KINDS: readonly PortalKind[] = ['catalog', 'collection', 'item'];
+/** Whether an object of a kind other than `kind` was ever created under `id` (deleted ones count). */
+export async function heldByAnotherKind(store: EventStore, id: string, kind: PortalKind): Promise<boolean> {
+  const others = portalKinds.filter((candidate) => candidate !== kind);
+  return (await loadObject(store, id, others)) !== null;
+}
 
 /** Refuses (409) a UUID a client chose for a new `kind` when an object of another kind holds or held it. */
 export async function requireIdUnusedByOtherKinds(
@@ -21,10 +19,7 @@ export async function requireIdUnusedByOtherKinds(
   id: string,
   kind: PortalKind,
 ): Promise<void> {
-  for (const other of KINDS.filter((candidate) => candidate !== kind)) {
-    const { state } = await loadStream(store, streamIdOf(other, id), portalObjectDecider);
-    if (state.status !== 'absent') {
-      throw new DomainError('ALREADY_EXISTS', `${id} exists already, as the id of another object`);
-    }
+  if (await heldByAnotherKind(store, id, kind)) {
+    throw new DomainError('ALREADY_EXISTS', `${id} exists already, as the id of another object`);
   }
 }

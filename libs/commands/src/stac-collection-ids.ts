@@ -4,8 +4,8 @@ import {
   portalObjectDecider,
   streamIdOf,
   type EventStore,
-  type PortalKind,
 } from '@portal/domain';
+import { heldByAnotherKind } from './chosen-ids.js';
 import { loadStream } from './handler/load-stream.js';
 import { hasDeletedAncestor } from './object-repository.js';
 import { MAX_STAC_ID_GENERATIONS, uuidV5 } from './stac-item-ids.js';
@@ -25,11 +25,6 @@ export function stacCollectionUuid(stacId: string, generation: number): string {
   return uuidV5(STAC_COLLECTION_NAMESPACE, generation === 1 ? stacId : `${stacId}\n${generation}`);
 }
 
-/** Whether an object of `kind` was ever created under `id`. */
-async function existsAs(store: EventStore, kind: PortalKind, id: string): Promise<boolean> {
-  return (await loadStream(store, streamIdOf(kind, id), portalObjectDecider)).state.status !== 'absent';
-}
-
 /**
  * The id a new collection named `stacId` gets: the first of its sequence under which no object of any
  * kind was ever created. A live collection of that name answers 409 (wherever it is, and whoever may
@@ -47,7 +42,7 @@ export async function freeStacCollectionId(store: EventStore, stacId: string): P
     }
     if (state.status !== 'absent') continue;
     // A catalog or an item under the UUID (a client's choice) would share the read model's key.
-    if (!(await existsAs(store, 'catalog', id)) && !(await existsAs(store, 'item', id))) return id;
+    if (!(await heldByAnotherKind(store, id, 'collection'))) return id;
   }
   throw new DomainError(
     'ALREADY_EXISTS',
