@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { apiKey, signUp, useSignedInCaller } from './support/auth.js';
 import { call, expectCommand, waitForPosition } from './support/http.js';
 import { postNdjson } from './support/ndjson.js';
+import { createPortalObject } from './support/stac-fixture.js';
 
 /**
  * Collections named by their STAC client (docs/stac.md, "Collection ids"): a Collection added with an id
@@ -301,15 +302,8 @@ describe('a Collection added under an id of its client', () => {
 describe('a collection deleted with the catalog above it', () => {
   it('passes its name on, though the recursive delete gave it no event of its own', async () => {
     const campaign = `campaign-${run}`;
-    const catalog = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
-      body: { title: 'Campaigns', description: 'x', links: [] },
-    });
-    await expectCommand(catalog, 201, 'create a catalog');
-    const parentId = catalog.body.portalItemId;
-    const created = await call('POST', '/api/v1/portal/collections/create', {
-      body: { title: 'Campaign', description: 'x', links: [], parentId, stacId: campaign },
-    });
-    await expectCommand(created, 201, 'create a named collection in it');
+    const parentId = await createPortalObject('catalogs', { title: 'Campaigns', description: 'x' });
+    await createPortalObject('collections', { title: 'Campaign', parentId, stacId: campaign });
     expect((await call<StacCollection>('GET', collectionPath(campaign))).body.id).toBe(campaign);
     const removed = await call('DELETE', `/api/v1/portal/items/${parentId}?recursive=true`);
     await expectCommand(removed, 200, 'delete the catalog recursively');
@@ -341,18 +335,8 @@ describe('names in one request, and item names beside collection names', () => {
 
   it('moves an item into a catalog whose collection holds the item’s name', async () => {
     const shared = `shared-${run}`;
-    const catalog = await call<{ portalItemId: string }>('POST', '/api/v1/portal/catalogs/create', {
-      body: { title: 'Holder', description: 'x', links: [] },
-    });
-    await expectCommand(catalog, 201, 'create a catalog');
-    const target = catalog.body.portalItemId;
-    await expectCommand(
-      await call('POST', '/api/v1/portal/collections/create', {
-        body: { title: 'Shared', description: 'x', links: [], parentId: target, stacId: shared },
-      }),
-      201,
-      'create a collection of the name in it',
-    );
+    const target = await createPortalObject('catalogs', { title: 'Holder', description: 'x' });
+    await createPortalObject('collections', { title: 'Shared', parentId: target, stacId: shared });
     const home = await call<StacCollection>('POST', `${STAC}/collections`, {
       body: collection(`home-${run}`),
     });
