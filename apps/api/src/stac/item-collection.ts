@@ -1,6 +1,6 @@
-import type { StacItemCollection, StacLink } from '@portal/contracts';
+import type { StacLink } from '@portal/contracts';
 import type { Pool } from '@portal/platform';
-import { findAssetsOf, stacItem, withBaseUrl, type AssetRow } from '@portal/read-model-portal-objects';
+import { baseUrlFiller, findAssetsOf, stacItem, type AssetRow } from '@portal/read-model-portal-objects';
 import type { FieldsSelection } from './fields-request.js';
 import { selectFields } from './item-fields.js';
 import type { ItemPage, ItemRow } from './item-query.js';
@@ -87,13 +87,14 @@ async function assetsOfRows(pool: Pool, rows: readonly ItemRow[]) {
 }
 
 /**
- * A page of items as a GeoJSON FeatureCollection, as JSON text: each item's stored JSON where the page
- * has it, the others built and serialized here, joined; the rest of the page serialized once; the base
- * URL put back in the stored texts last (docs/stac.md, "Stored item JSON"). With `fields`, each item is
- * cut from its object instead (`itemCollection`). `numberReturned` is given; `numberMatched` is not
- * (optional in STAC): counting every match would cost what the page is built to avoid (docs/stac.md).
+ * A page of items as a GeoJSON FeatureCollection, as the parts of its JSON text (`sendJson` writes them
+ * without joining them into one text: src/http/send-json.ts says why): each item's stored JSON with the
+ * request's base URL put back where the page has it, the others built and serialized here; the rest of
+ * the page serialized once (docs/stac.md, "Stored item JSON"). With `fields`, each item is cut from its
+ * object instead. `numberReturned` is given; `numberMatched` is not (optional in STAC): counting every
+ * match would cost what the page is built to avoid (docs/stac.md).
  */
-export async function itemCollectionText(
+export async function itemCollectionParts(
   pool: Pool,
   page: ItemPage,
   shape: PageShape,
@@ -101,45 +102,45 @@ export async function itemCollectionText(
   urls: StacUrls,
   baseUrl: string,
   extraLinks: readonly StacLink[] = [],
-): Promise<string> {
-  if (shape.fields !== null) {
-    return JSON.stringify(await itemCollection(pool, page, shape, request, urls, baseUrl, extraLinks));
-  }
-  const rows = page.rows.flatMap((item) => (item.row === undefined ? [] : [item.row]));
-  const assets = rows.length === 0 ? new Map<string, AssetRow[]>() : await assetsOfRows(pool, rows);
-  const features = page.rows.map((item) =>
-    item.row === undefined
-      ? item.stored
-      : JSON.stringify(stacItem(item.row, assets.get(item.row.id) ?? [], urls, baseUrl)),
-  );
+): Promise<string[]> {
+  const features =
+    shape.fields === null
+      ? await featureTexts(pool, page, urls, baseUrl)
+      : await selectedFeatureTexts(pool, page, shape.fields, urls, baseUrl);
   const links = JSON.stringify(pageLinks(page, shape, request, urls, extraLinks));
-  // The keys in the order the object form has them.
-  const text = `{"type":"FeatureCollection","features":[${features.join(',')}],"links":${links},"numberReturned":${page.rows.length}}`;
-  return withBaseUrl(text, baseUrl);
+  // type, features, links, numberReturned: the order of the STAC API's own examples.
+  const parts = ['{"type":"FeatureCollection","features":['];
+  features.forEach((feature, index) => parts.push(index === 0 ? feature : `,${feature}`));
+  parts.push(`],"links":${links},"numberReturned":${page.rows.length}}`);
+  return parts;
 }
 
-/** A page of items as a GeoJSON FeatureCollection object, every item built from its row. */
-export async function itemCollection(
+/** Each item of the page as JSON text: its stored text with the base URL put in, else built from its row. */
+async function featureTexts(pool: Pool, page: ItemPage, urls: StacUrls, baseUrl: string): Promise<string[]> {
+  const rows = page.rows.flatMap((item) => (item.row === undefined ? [] : [item.row]));
+  const assets = rows.length === 0 ? new Map<string, AssetRow[]>() : await assetsOfRows(pool, rows);
+  const withBase = baseUrlFiller(baseUrl);
+  return page.rows.map((item) =>
+    item.row === undefined
+      ? withBase(item.stored)
+      : JSON.stringify(stacItem(item.row, assets.get(item.row.id) ?? [], urls, baseUrl)),
+  );
+}
+
+/** Each item of the page cut to the `fields` selection, every item built from its row. */
+async function selectedFeatureTexts(
   pool: Pool,
   page: ItemPage,
-  shape: PageShape,
-  request: PageRequest,
+  fields: FieldsSelection,
   urls: StacUrls,
   baseUrl: string,
-  extraLinks: readonly StacLink[] = [],
-): Promise<StacItemCollection> {
+): Promise<string[]> {
   const rows = page.rows.map((item) => {
     if (item.row === undefined) throw new Error(`item ${item.id} was read without its row`);
     return item.row;
   });
   const assets = await assetsOfRows(pool, rows);
-  return {
-    type: 'FeatureCollection',
-    features: rows.map((row) => {
-      const item = stacItem(row, assets.get(row.id) ?? [], urls, baseUrl);
-      return shape.fields === null ? item : selectFields(item, shape.fields);
-    }),
-    links: pageLinks(page, shape, request, urls, extraLinks),
-    numberReturned: page.rows.length,
-  };
+  return rows.map((row) =>
+    JSON.stringify(selectFields(stacItem(row, assets.get(row.id) ?? [], urls, baseUrl), fields)),
+  );
 }

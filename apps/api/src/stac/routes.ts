@@ -19,7 +19,7 @@ import { childrenSort, collectionSortablesSchema } from './collection-sort.js';
 import { containerListPage } from './container-list.js';
 import { stacCatalog, stacChild, stacCollection } from './container-json.js';
 import { parseFieldsText } from './fields-request.js';
-import { itemCollectionText } from './item-collection.js';
+import { itemCollectionParts } from './item-collection.js';
 import { itemJsonText } from './item-text.js';
 import { findVisibleStoredItem, findVisibleStoredItemIn, searchItems } from './item-query.js';
 import { itemQueryables } from './queryables.js';
@@ -124,7 +124,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
       const { token: _token, ...rest } = query;
       const request = { method: 'GET' as const, url: urls.items(collection.stacId), query: rest };
       const collectionLink = { rel: 'collection', href: urls.collection(collection.stacId), type: JSON_TYPE };
-      const text = await itemCollectionText(
+      const parts = await itemCollectionParts(
         deps.pool,
         page,
         { sort: search.sort, fields },
@@ -133,7 +133,7 @@ export function stacRoutes(deps: ApiDependencies): Router {
         baseUrl,
         [collectionLink],
       );
-      sendJson(res, GEOJSON_TYPE, text);
+      sendJson(res, GEOJSON_TYPE, parts);
     },
     post: addItems(deps),
   });

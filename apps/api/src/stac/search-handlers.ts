@@ -7,7 +7,7 @@ import { baseUrlOf } from '../http/base-url.js';
 import { parseInput } from '../http/validate.js';
 import { findVisibleCollectionKeys } from '@portal/read-model-portal-objects';
 import { parseFieldsBody, parseFieldsText } from './fields-request.js';
-import { itemCollectionText, type PageRequest, type PageShape } from './item-collection.js';
+import { itemCollectionParts, type PageRequest, type PageShape } from './item-collection.js';
 import { searchItems, type ItemCondition } from './item-query.js';
 import { searchFromBody, searchFromQuery, type ItemMatch, type ItemSearch } from './item-search-request.js';
 import { conditionsFromBody, conditionsFromQuery } from './search-conditions.js';
@@ -50,16 +50,16 @@ async function runSearch(
   request: PageRequest,
   extra: readonly ItemCondition[],
   shape: PageShape,
-): Promise<string> {
+): Promise<string[]> {
   const reading = shape.fields === null ? 'stored' : 'rows';
   const resolved = await resolveCollections(deps, search, req);
   const page = await searchItems(deps.pool, resolved, principalsOf(req), extra, reading);
   const baseUrl = baseUrlOf(req, deps.config);
-  return itemCollectionText(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
+  return itemCollectionParts(deps.pool, page, shape, request, stacUrls(baseUrl), baseUrl);
 }
 
-/** `GET /api/v1/stac/search`: the page as JSON text. */
-export async function searchByGet(deps: ApiDependencies, req: Request): Promise<string> {
+/** `GET /api/v1/stac/search`: the page as the parts of its JSON text. */
+export async function searchByGet(deps: ApiDependencies, req: Request): Promise<string[]> {
   const query = parseInput(stacSearchQuerySchema, req.query, 'query');
   const search = searchFromQuery(query);
   const extra = conditionsFromQuery(query);
@@ -71,7 +71,7 @@ export async function searchByGet(deps: ApiDependencies, req: Request): Promise<
 }
 
 /** `POST /api/v1/stac/search`: the same search, its `next` link a POST with the whole body. */
-export async function searchByPost(deps: ApiDependencies, req: Request): Promise<string> {
+export async function searchByPost(deps: ApiDependencies, req: Request): Promise<string[]> {
   const body = parseInput(stacSearchBodySchema, req.body ?? {}, 'body');
   const search = searchFromBody(body);
   const extra = conditionsFromBody(body);

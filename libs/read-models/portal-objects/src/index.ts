@@ -26,6 +26,6 @@ export { itemColumns, newObjectRow, type CreateEvent } from './new-object-row.js
 export * from './stac-item.js';
 export * from './stac-urls.js';
 export { itemRowColumns } from './item-row-columns.js';
-export { storedStacItemText, withBaseUrl, UNSTORABLE_ITEM } from './stored-stac-item.js';
+export { baseUrlFiller, storedStacItemText, withBaseUrl, UNSTORABLE_ITEM } from './stored-stac-item.js';
 export { jsonbOf } from './created-stac-item.js';
 export { zonedInstantMicros } from './zoned-timestamp.js';
