@@ -12,7 +12,7 @@ import type { AggregationRequest } from './aggregation-request.js';
 import { propertySql } from './item-filter.js';
 import { matchingItemsSql, type ItemCondition } from './item-query.js';
 import type { ItemMatch } from './item-search-request.js';
-import { visibleCollectionSql } from './item-sort.js';
+import { visibleCollectionSql } from './visible-collection-sql.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 
 /**

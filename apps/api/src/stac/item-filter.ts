@@ -1,7 +1,7 @@
 import { Cql2Error, cql2ToSql, parseCql2Filter, type Cql2Node, type Queryable } from '@portal/cql2';
 import type { QueryableResolver } from '@portal/cql2';
 import type { ItemCondition } from './item-query.js';
-import { visibleCollectionSql } from './item-sort.js';
+import { visibleCollectionSql } from './visible-collection-sql.js';
 import { itemEnd, itemStart } from './item-time-sql.js';
 import { HttpProblem } from '../http/problem.js';
 

@@ -4,6 +4,7 @@ import { propertySql } from './item-filter.js';
 import type { SortDirection, SortTerm } from './sort-request.js';
 import { keyTimeSql } from './search-token.js';
 import { badParameter } from './stac-problem.js';
+import { visibleCollectionSql } from './visible-collection-sql.js';
 
 /**
  * How item pages are ordered (docs/stac.md, "Sort"): the keys of `sortby`, each an SQL expression over
@@ -38,12 +39,6 @@ type KeyDefinition = Omit<SortKey, 'field' | 'direction'> & { readonly condition
 // `depth >= 1` holds for every row; the inventory's title and change-time indexes are declared with it
 // (portal-objects schema.sql), so a sort by those keys states it to be read in index order.
 const EVERY_ROW = 'o.depth >= 1';
-
-/**
- * The item's `collection`: its parent's STAC id (the name its client gave it, else its UUID) when that is
- * a collection the caller may read (`p`).
- */
-export const visibleCollectionSql = `CASE WHEN p.kind = 'collection' THEN COALESCE(p.stac_id, o.parent_id::text) END`;
 
 const start: KeyDefinition = { sql: itemStart('o'), type: 'timestamptz', nullable: false };
 
