@@ -15,7 +15,7 @@ const secrets = {
   bearer: 'pcs_api-key-secret-value',
 };
 
-/** The API's logging path (pino-http on the platform logger, the error middleware) with a captured output. */
+/** The API's logging path (the request log on the platform logger, the error middleware) with a captured output. */
 async function logsOf(handler: express.RequestHandler, body: unknown): Promise<string> {
   const lines: string[] = [];
   const logger = createLogger({

@@ -14,7 +14,7 @@ export function metadataOf(
   at: Date,
   actor: { readonly userId: string | null; readonly orgId: string | null } = callerOf(req),
 ): EventMetadata {
-  // pino-http's genReqId (request-logging.ts) always assigns a string id.
+  // requestLogging (request-logging.ts) gives every request its id before any route runs.
   const requestId = typeof req.id === 'string' ? req.id : null;
   const correlation = req.header('x-correlation-id');
   return eventMetadata({
