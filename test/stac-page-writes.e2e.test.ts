@@ -3,7 +3,7 @@ import { useSignedInCaller } from './support/auth.js';
 import { call, createCollection, defaultCredentialHeaders, expectCommand } from './support/http.js';
 
 /**
- * A page of items is written in pieces of at most 32,768 characters (src/http/send-json.ts), its
+ * A page of items is written in pieces of at most 32,768 characters (apps/api/src/http/send-json.ts), its
  * `Content-Length` counted from the bytes of every piece. A page larger than one piece, with texts of
  * two- and three-byte characters, must arrive whole, exactly as long as announced, for GET and HEAD, on
  * every route that answers pages: a collection's items, the search, and a `fields` selection.

@@ -31,6 +31,14 @@ async function served(
     destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) },
   });
   const app = express();
+  // Requests not yet closed: their completion lines are written when they close, just after the
+  // client has the answer, so the lines are read once none is open.
+  let open = 0;
+  app.use((_req, res, next) => {
+    open += 1;
+    res.once('close', () => setImmediate(() => (open -= 1)));
+    next();
+  });
   app.use(requestLogging(logger));
   routes(app);
   const server = app.listen(0, '127.0.0.1');
@@ -38,8 +46,9 @@ async function served(
   const { port } = server.address() as AddressInfo;
   try {
     await send(`http://127.0.0.1:${port}`);
-    // The completion line is written when the response closes, just after the client has it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; open > 0 && waited < 5_000; waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   } finally {
     server.closeAllConnections();
     server.close();
@@ -145,7 +154,6 @@ describe('requestLogging', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         leaving.abort();
         await asked;
-        await new Promise((resolve) => setTimeout(resolve, 400));
       },
     );
     expect(completions(lines).map((line) => line.msg)).toEqual(['request aborted']);
