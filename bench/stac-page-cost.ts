@@ -5,8 +5,9 @@
  * Buffer, and the SHA-1 ETag express computed over it until `app.set('etag', false)` (docs/decisions.md,
  * "Validators are revisions, not body hashes"). Beside them, the page answered from the items' stored
  * JSON (docs/stac.md, "Stored item JSON"): the texts joined and the base URL put back, in place of
- * building and serializing, encoded as one Buffer or, as the API sends a page now, in pieces; and, to compare what reading them costs, node-postgres parsing the rows of
- * each way (the item's columns, or one text).
+ * building and serializing, encoded as one Buffer or, as the API sends a page now, in pieces; and, to
+ * compare what reading them costs, node-postgres parsing the rows of each way (the item's columns, or
+ * one text).
  * Usage: npx tsx bench/stac-page-cost.ts [--items 100] [--rounds 2000]
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -18,6 +19,7 @@ import {
   type ItemRow,
 } from '@portal/read-model-portal-objects';
 import { writesOf } from '../apps/api/src/http/send-json.js';
+import { featureCollectionParts } from '../apps/api/src/stac/item-collection.js';
 import { stacUrls } from '../apps/api/src/stac/stac-links.js';
 import { positiveInt, readOptions } from './support/options.js';
 import { printJsonLine, printTable } from './support/table.js';
@@ -123,12 +125,7 @@ const joined = () =>
 if (joined() !== body) throw new Error('the page joined from stored texts differs from the page built');
 /** The page as the API sends it: the base put in each text, the texts written in pieces (send-json.ts). */
 const fill = baseUrlFiller(baseUrl);
-const pieces = () =>
-  writesOf([
-    '{"type":"FeatureCollection","features":[',
-    ...texts.map((text, index) => (index === 0 ? fill(text) : `,${fill(text)}`)),
-    `],"links":[],"numberReturned":${texts.length}}`,
-  ]);
+const pieces = () => writesOf(featureCollectionParts(texts.map(fill), '[]', texts.length));
 if (pieces().join('') !== body) throw new Error('the page in pieces differs from the page built');
 
 /**

@@ -3,10 +3,9 @@ import type { Response } from 'express';
 /**
  * The most characters one write carries. V8 gives every string over about 128 KB memory pages of its
  * own, mapped and zeroed when it is made and unmapped when it is collected (a buffer that large is
- * mapped alike). A STAC page of 100
- * items (120–150 KB) built as one text and encoded as one buffer cost the API a tenth more CPU than the
- * same page sent in pieces, and a page of 1,000 a third more (docs/stac.md, "Stored item JSON").
- * 32,768 characters stay under that size even as two-byte strings.
+ * mapped alike). A STAC page of 100 items (120–150 KB) built as one text and encoded as one buffer cost
+ * the API a tenth more CPU than the same page sent in pieces, and a page of 1,000 a third more
+ * (docs/stac.md, "Stored item JSON"). 32,768 characters stay under that size even as two-byte strings.
  */
 export const MAX_WRITE_CHARACTERS = 32_768;
 

@@ -108,10 +108,21 @@ export async function itemCollectionParts(
       ? await featureTexts(pool, page, urls, baseUrl)
       : await selectedFeatureTexts(pool, page, shape.fields, urls, baseUrl);
   const links = JSON.stringify(pageLinks(page, shape, request, urls, extraLinks));
-  // type, features, links, numberReturned: the order of the STAC API's own examples.
+  return featureCollectionParts(features, links, page.rows.length);
+}
+
+/**
+ * The parts of a FeatureCollection's JSON text around its features' texts and its links' JSON, keys in
+ * the order of the STAC API's own examples: type, features, links, numberReturned.
+ */
+export function featureCollectionParts(
+  features: readonly string[],
+  links: string,
+  numberReturned: number,
+): string[] {
   const parts = ['{"type":"FeatureCollection","features":['];
   features.forEach((feature, index) => parts.push(index === 0 ? feature : `,${feature}`));
-  parts.push(`],"links":${links},"numberReturned":${page.rows.length}}`);
+  parts.push(`],"links":${links},"numberReturned":${numberReturned}}`);
   return parts;
 }
 
