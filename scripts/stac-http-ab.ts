@@ -94,7 +94,7 @@ function probe(baseUrl: string, path: (sequence: number) => string): Probe {
       headers: { accept: 'application/geo+json, application/json' },
     });
     const body = await response.text();
-    return response.status === 200 && isDocumentOf(body, 'FeatureCollection', 'json');
+    return response.status === 200 && isDocumentOf([body], 'FeatureCollection', 'json');
   };
 }
 

@@ -16,17 +16,22 @@ const defaults = Object.fromEntries(
 describe('isDocumentOf', () => {
   it('knows a page by its type, read as text or parsed', () => {
     for (const clientBody of ['text', 'json'] as const) {
-      expect(isDocumentOf(page, 'FeatureCollection', clientBody)).toBe(true);
-      expect(isDocumentOf(page, 'AggregationCollection', clientBody)).toBe(false);
+      expect(isDocumentOf([page], 'FeatureCollection', clientBody)).toBe(true);
+      expect(isDocumentOf([page], 'AggregationCollection', clientBody)).toBe(false);
+      // Read in pieces, the first of them shorter than the opening member.
+      const pieces = [page.slice(0, 5), page.slice(5, 40), page.slice(40)];
+      expect(isDocumentOf(pieces, 'FeatureCollection', clientBody)).toBe(true);
+      expect(isDocumentOf(pieces, 'AggregationCollection', clientBody)).toBe(false);
     }
   });
 
   it('refuses an error body and a body cut short when read as text', () => {
     const error = JSON.stringify({ code: 'BadRequest', description: 'bad bbox', message: 'bad bbox' });
-    expect(isDocumentOf(error, 'FeatureCollection', 'text')).toBe(false);
-    expect(isDocumentOf(page.slice(0, -1), 'FeatureCollection', 'text')).toBe(false);
+    expect(isDocumentOf([error], 'FeatureCollection', 'text')).toBe(false);
+    expect(isDocumentOf([], 'FeatureCollection', 'text')).toBe(false);
+    expect(isDocumentOf([page.slice(0, 40), page.slice(40, -1)], 'FeatureCollection', 'text')).toBe(false);
     // An item's own "type" further in is not the document's.
-    expect(isDocumentOf(`{"features":[{"type":"FeatureCollection"}]}`, 'FeatureCollection', 'text')).toBe(
+    expect(isDocumentOf([`{"features":[{"type":"FeatureCollection"}]}`], 'FeatureCollection', 'text')).toBe(
       false,
     );
   });

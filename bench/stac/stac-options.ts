@@ -36,7 +36,7 @@ export interface StacBenchOptions {
   /** Only the query shapes whose name holds one of these (all when empty): a short run of a few shapes. */
   readonly views: readonly string[];
   /**
-   * What the HTTP probe does with a body: `text` reads it whole as a string, as the SQL probe gets its
+   * What the HTTP probe does with a body: `text` reads it whole as text, as the SQL probe gets its
    * rows (strings, none parsed); `json` parses it too, as a client then would (the rows of bench/README.md
    * before 2026-11-29 afternoon). Client and service share the machine's cores, so the client's parse is
    * CPU the API does not get; `text` charges both paths the same client work.
@@ -129,7 +129,7 @@ export const stacOptionSpecs = {
   'client-body': {
     env: 'BENCH_STAC_CLIENT_BODY',
     default: 'text',
-    help: 'text (the HTTP probe reads each body as a string, as the SQL probe reads rows) or json (it parses it too)',
+    help: 'text (the HTTP probe reads each body as text, decoded as it arrives, as the SQL probe reads rows) or json (it parses it too)',
   },
   'http-client': {
     env: 'BENCH_STAC_HTTP_CLIENT',

@@ -56,7 +56,7 @@ function httpProbe(
   const headers = { accept: 'application/geo+json, application/json' };
   return async (sequence) => {
     const answer = await get(urlOf(baseUrl, searchAt(sequence)), { headers });
-    return answer.status === 200 && isDocumentOf(answer.body, type, client.body);
+    return answer.status === 200 && isDocumentOf(answer.parts, type, client.body);
   };
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchText, getText } from './http-get.js';
+import { fetchText, getText, wholeText } from './http-get.js';
 
 // Multi-byte characters, written in pieces that split them: the body must be decoded whole, not by chunk.
 const body = `{"type":"FeatureCollection","title":"${'Zürich – 東京 '.repeat(20_000)}"}`;
@@ -50,12 +50,20 @@ afterAll(async () => {
 describe('getText', () => {
   it('reads a body whole, as fetch does', async () => {
     const viaNode = await getText(`${baseUrl}/page`, { headers: { accept: 'application/json' } });
-    expect(viaNode).toEqual({ status: 200, body });
-    expect(await fetchText(`${baseUrl}/page`)).toEqual(viaNode);
+    expect(viaNode.status).toBe(200);
+    expect(wholeText(viaNode)).toBe(body);
+    // In pieces, none empty and none a large object of its own: the body is longer than one read.
+    expect(viaNode.parts.length).toBeGreaterThan(1);
+    expect(viaNode.parts.every((part) => part !== '' && part.length < 128 * 1024)).toBe(true);
+    const viaFetch = await fetchText(`${baseUrl}/page`);
+    expect({ status: viaFetch.status, text: wholeText(viaFetch) }).toEqual({ status: 200, text: body });
   });
 
   it('answers an error status with its body', async () => {
-    expect(await getText(`${baseUrl}/missing`)).toEqual({ status: 404, body: '{"message":"no such page"}' });
+    expect(await getText(`${baseUrl}/missing`)).toEqual({
+      status: 404,
+      parts: ['{"message":"no such page"}'],
+    });
   });
 
   it('keeps its connections open between requests', async () => {
