@@ -9,7 +9,8 @@ import type { ClientBody } from './stac-options.js';
 export function isDocumentOf(parts: readonly string[], type: string, clientBody: ClientBody): boolean {
   if (clientBody === 'json') return (JSON.parse(parts.join('')) as { type?: unknown }).type === type;
   const opening = `{"type":${JSON.stringify(type)},`;
-  return headOf(parts, opening.length).startsWith(opening) && (parts.at(-1)?.endsWith('}') ?? false);
+  const last = parts.findLast((part) => part !== '');
+  return headOf(parts, opening.length).startsWith(opening) && (last?.endsWith('}') ?? false);
 }
 
 /** At least the first `length` characters of the text (all of it when shorter), joining only what it needs. */

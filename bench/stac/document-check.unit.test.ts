@@ -19,7 +19,7 @@ describe('isDocumentOf', () => {
       expect(isDocumentOf([page], 'FeatureCollection', clientBody)).toBe(true);
       expect(isDocumentOf([page], 'AggregationCollection', clientBody)).toBe(false);
       // Read in pieces, the first of them shorter than the opening member.
-      const pieces = [page.slice(0, 5), page.slice(5, 40), page.slice(40)];
+      const pieces = [page.slice(0, 5), '', page.slice(5, 40), page.slice(40), ''];
       expect(isDocumentOf(pieces, 'FeatureCollection', clientBody)).toBe(true);
       expect(isDocumentOf(pieces, 'AggregationCollection', clientBody)).toBe(false);
     }
