@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { createPool } from '@portal/platform';
 import { runClosedLoop, type Probe } from '../bench/browser/closed-loop.js';
 import { isDocumentOf } from '../bench/stac/document-check.js';
+import { getText } from '../bench/support/http-get.js';
 import { readOptions, positiveInt, positiveNumber } from '../bench/support/options.js';
 import { adminDatabaseUrl, useTestServiceDefaults } from '../bench/support/services.js';
 import { printJsonLine, printTable } from '../bench/support/table.js';
@@ -85,16 +86,15 @@ const measured = shapes.filter(
 );
 
 /**
- * Parses every page (bench/stac.ts reads bodies as text by default): both checkouts pay the same client
- * work, and the comparison is of their APIs' CPU per request, not of HTTP against direct reads.
+ * Sent through the bench's lean client and parsed whole (bench/stac.ts reads bodies as text by default):
+ * both checkouts pay the same client work, and the comparison is of their APIs' CPU per request, not of HTTP against direct reads.
  */
 function probe(baseUrl: string, path: (sequence: number) => string): Probe {
   return async (sequence) => {
-    const response = await fetch(`${baseUrl}${path(sequence)}`, {
+    const answer = await getText(`${baseUrl}${path(sequence)}`, {
       headers: { accept: 'application/geo+json, application/json' },
     });
-    const body = await response.text();
-    return response.status === 200 && isDocumentOf([body], 'FeatureCollection', 'json');
+    return answer.status === 200 && isDocumentOf(answer.parts, 'FeatureCollection', 'json');
   };
 }
 

@@ -1,5 +1,6 @@
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
+import { BULK_PATH } from '@portal/contracts';
 import type { ApiDependencies } from './dependencies.js';
 import { auditRoutes } from './audit/routes.js';
 import { authenticate } from './auth/authenticate.js';
@@ -30,7 +31,7 @@ import { portalItemRoutes } from './portal-items/routes.js';
 import { serviceRoutes } from './service/routes.js';
 import { stacRoutes } from './stac/routes.js';
 import { STAC_PATH } from './stac/stac-links.js';
-import { webAppRoutes } from './web-app/routes.js';
+import { WEB_APP_BASE, webAppRoutes } from './web-app/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 export function createApp(deps: ApiDependencies): Express {
@@ -55,8 +56,10 @@ export function createApp(deps: ApiDependencies): Express {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  // The web explorer's static files, before credentials are looked at (web-app/routes.ts says why).
-  app.use(webAppRoutes(deps.config));
+  // The web explorer's static files, before credentials are looked at (web-app/routes.ts says why). It
+  // and the bulk router are asked only for their own paths: walking their routes cost every other
+  // request 20-40 µs (bench/README.md, "STAC pages over HTTP").
+  app.use(onlyUnder(WEB_APP_BASE, webAppRoutes(deps.config)));
   app.use(cors(deps.config));
   app.use(cookieParser());
   // Before authentication, so a 401 for a bad credential carries the policy too.
@@ -64,7 +67,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(authenticate(deps));
   app.use(csrfProtection(deps.config));
   // Before the JSON body parser: an NDJSON bulk body is read as a stream, line by line, never whole.
-  app.use(bulkRoutes(deps));
+  app.use(onlyUnder(BULK_PATH, bulkRoutes(deps)));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   app.use(minPositionGate(deps.projection, deps.eventStore, deps.config.PROJECTION_WAIT_MS));
 
