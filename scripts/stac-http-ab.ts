@@ -86,8 +86,9 @@ const measured = shapes.filter(
 );
 
 /**
- * Sent through the bench's lean client and parsed whole (bench/stac.ts reads bodies as text by default):
- * both checkouts pay the same client work, and the comparison is of their APIs' CPU per request, not of HTTP against direct reads.
+ * Sent through the bench's lean client and parsed whole (unlike bench/stac.ts, which by default only
+ * checks each body's opening and end): both checkouts pay the same client work, and the comparison is of
+ * their APIs' CPU per request, not of HTTP against direct reads.
  */
 function probe(baseUrl: string, path: (sequence: number) => string): Probe {
   return async (sequence) => {

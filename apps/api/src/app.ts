@@ -58,7 +58,8 @@ export function createApp(deps: ApiDependencies): Express {
   });
   // The web explorer's static files, before credentials are looked at (web-app/routes.ts says why). It
   // and the bulk router are asked only for their own paths: walking their routes cost every other
-  // request 20-40 µs (bench/README.md, "STAC pages over HTTP").
+  // request 20-40 µs in a minimal app, within noise in the whole API (bench/README.md, "STAC pages: two
+  // more routers gated, and what the rest of a page costs").
   app.use(onlyUnder(WEB_APP_BASE, webAppRoutes(deps.config)));
   app.use(cors(deps.config));
   app.use(cookieParser());
