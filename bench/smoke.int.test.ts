@@ -426,8 +426,10 @@ describe('a database kept by one run and measured again', () => {
       try {
         expect(built.code, failureText(built.stderr)).toBe(0);
         expect(name, failureText(built.stderr)).not.toBeNull();
+        // Measured again in two alternated rounds, through two API processes taking turns.
+        const again = ['--reuse', name ?? '', '--rounds', '2', '--api-processes', '2'];
         const measured = await inTurn(() =>
-          runBenchScript('bench/stac.ts', [...tiny, ...only, '--reuse', name ?? ''], BENCH_TIMEOUT_MS),
+          runBenchScript('bench/stac.ts', [...tiny, ...only, ...again], BENCH_TIMEOUT_MS),
         );
         expect(measured.code, failureText(measured.stderr)).toBe(0);
         // The scene names come from the history generated again: none would make every request fail.
@@ -438,6 +440,10 @@ describe('a database kept by one run and measured again', () => {
               view: 'ids: 10 scenes by STAC id',
               http: expect.objectContaining({ failed: 0 }) as unknown,
               sql: expect.objectContaining({ failed: 0 }) as unknown,
+              rounds: [
+                { http: rate, sql: rate },
+                { http: rate, sql: rate },
+              ],
             },
           ],
         });

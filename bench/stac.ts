@@ -3,7 +3,7 @@
  * the projector building the read models, then measures the STAC query shapes under concurrent clients,
  * over HTTP and through the API's own query code straight to PostgreSQL.
  * Usage: npx tsx bench/stac.ts [--items 1000000] [--clients 8] [--duration-s 15] [--client-body text|json]
- *        [--http-client node|fetch]
+ *        [--http-client node|fetch] [--rounds 6] [--api-processes 2]
  */
 import { readOptions } from './support/options.js';
 import { useTestServiceDefaults } from './support/services.js';

@@ -1,11 +1,13 @@
 import { createPool } from '@portal/platform';
 import { migrate, startApi } from '../browser/app-processes.js';
-import { runClosedLoop, type LoadResult } from '../browser/closed-loop.js';
+import type { LoadResult } from '../browser/closed-loop.js';
 import type { BuildOutcome } from '../browser/projector-build.js';
 import { seedAndBuild } from '../browser/seed-and-build.js';
 import type { SeedOutcome } from '../browser/seed-events.js';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.js';
 import { adminDatabaseUrl } from '../support/services.js';
+import { API_SESSION_OPTIONS } from '../../apps/api/src/database-pool.js';
+import { measurePairs, medianPair } from './paired-rounds.js';
 import { SceneGenerator } from './scene-generator.js';
 import { probeClientOf, type StacBenchOptions } from './stac-options.js';
 import { byCloudCoverAscending, byTimeDescending, stacViews, tokenOfPage } from './stac-probes.js';
@@ -18,8 +20,11 @@ function reused(name: string): ScratchDatabase {
 
 export interface StacViewResult {
   readonly view: string;
+  /** The round whose HTTP rate is the median share of its SQL rate (the only round with `--rounds 1`). */
   readonly http: LoadResult;
   readonly sql: LoadResult;
+  /** Each round's two rates, in the order measured. */
+  readonly rounds: readonly { readonly http: number; readonly sql: number }[];
 }
 
 export interface StacBenchOutcome {
@@ -41,10 +46,12 @@ export async function runStacBench(
 ): Promise<StacBenchOutcome> {
   const database = options.reuse === null ? await createScratchDatabase('bench_stac') : reused(options.reuse);
   const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: String(options.poolSize) };
+  // The API's session settings: the direct reads are the API's own queries, planned alike (no JIT).
   const pool = createPool({
     connectionString: database.url,
     max: options.poolSize,
     applicationName: 'bench-stac',
+    sessionOptions: API_SESSION_OPTIONS,
   });
   // Idle connections die when an interrupted run drops the database; that is expected then.
   pool.on('error', () => undefined);
@@ -74,27 +81,29 @@ export async function runStacBench(
     const counted = await pool.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM read.portal_objects WHERE kind = 'item'`,
     );
-    const api = await startApi({ ...env, LOG_LEVEL: 'info' });
+    const apis = await startApis({ ...env, LOG_LEVEL: 'info' }, options.apiProcesses);
     const views: StacViewResult[] = [];
     try {
+      const [first] = apis;
+      if (first === undefined) throw new RangeError('no API process');
       const deepPages = new Map<number, string | null>();
       for (const page of options.deepPages) {
         progress(`following next links to page ${page}`);
-        deepPages.set(page, await tokenOfPage(api.baseUrl, byTimeDescending, page));
+        deepPages.set(page, await tokenOfPage(first.baseUrl, byTimeDescending, page));
       }
       const cloudCoverPages = new Map<number, string | null>();
       for (const page of options.deepPages) {
         progress(`following next links to page ${page} by cloud cover`);
-        cloudCoverPages.set(page, await tokenOfPage(api.baseUrl, byCloudCoverAscending, page));
+        cloudCoverPages.set(page, await tokenOfPage(first.baseUrl, byCloudCoverAscending, page));
       }
       const load = {
         clients: options.clients,
         warmupMs: options.warmupMs,
         durationMs: options.durationMs,
-        apps: { api: api.app.child.pid === undefined ? [] : [api.app.child.pid] },
+        apps: { api: apis.flatMap(({ app }) => (app.child.pid === undefined ? [] : [app.child.pid])) },
       };
       for (const view of stacViews({
-        baseUrl: api.baseUrl,
+        baseUrls: apis.map(({ baseUrl }) => baseUrl),
         pool,
         targets: generator.targets(),
         deepPages,
@@ -103,15 +112,20 @@ export async function runStacBench(
       })) {
         if (options.views.length > 0 && !options.views.some((name) => view.name.includes(name))) continue;
         progress(`measuring: ${view.name}`);
-        const http = await runClosedLoop(view.http, load);
-        const sql = await runClosedLoop(view.sql, load);
-        progress(
-          `  http p95 ${http.latency.p95.toFixed(1)} ms, ${Math.round(http.requestsPerSecond)}/s; sql p95 ${sql.latency.p95.toFixed(1)} ms, ${Math.round(sql.requestsPerSecond)}/s`,
-        );
-        views.push({ view: view.name, http, sql });
+        const pairs = await measurePairs(view, load, options.rounds);
+        for (const { http, sql } of pairs) {
+          progress(
+            `  http p95 ${http.latency.p95.toFixed(1)} ms, ${Math.round(http.requestsPerSecond)}/s; sql p95 ${sql.latency.p95.toFixed(1)} ms, ${Math.round(sql.requestsPerSecond)}/s`,
+          );
+        }
+        const rounds = pairs.map(({ http, sql }) => ({
+          http: http.requestsPerSecond,
+          sql: sql.requestsPerSecond,
+        }));
+        views.push({ view: view.name, ...medianPair(pairs), rounds });
       }
     } finally {
-      await api.app.stop();
+      await Promise.all(apis.map(({ app }) => app.stop()));
     }
     return {
       seeding: built && { ...built.seeding, types: Object.fromEntries(generator.counts) },
@@ -124,4 +138,19 @@ export async function runStacBench(
     if (options.keep || options.reuse !== null) progress(`kept database ${database.url}`);
     else await database.drop();
   }
+}
+
+/** `count` API processes, each on a port of its own; those started are stopped again if one fails. */
+async function startApis(
+  env: NodeJS.ProcessEnv,
+  count: number,
+): Promise<Awaited<ReturnType<typeof startApi>>[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startApi(env)));
+  const apis = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.all(apis.map(({ app }) => app.stop()));
+    throw failed.reason;
+  }
+  return apis;
 }

@@ -19,9 +19,19 @@ export interface StacBenchOptions {
   readonly clients: number;
   readonly warmupMs: number;
   readonly durationMs: number;
+  /**
+   * Pairs of HTTP and SQL measurements per query shape, alternated (paired-rounds.ts); the report gives
+   * the pair of the median HTTP share and the range of the shares.
+   */
+  readonly rounds: number;
   /** Pages of the time-sorted search measured besides the first, to show paging cost by depth. */
   readonly deepPages: readonly number[];
   readonly poolSize: number;
+  /**
+   * API processes started for the HTTP probe, which deals its requests among them in turn. Node runs a
+   * process's JavaScript on one core; deploy/compose runs two API replicas behind its gateway for that.
+   */
+  readonly apiProcesses: number;
   readonly analyzeEveryMs: number;
   /** Keep the database afterwards (its name is printed) to look at plans; drop it by hand. */
   readonly keep: boolean;
@@ -100,6 +110,11 @@ export const stacOptionSpecs = {
     default: '15',
     help: 'measured seconds per query shape and path (HTTP, SQL; fractions allowed)',
   },
+  rounds: {
+    env: 'BENCH_STAC_ROUNDS',
+    default: '1',
+    help: 'HTTP and SQL measurements per query shape, in alternated pairs (each --duration-s); the median pair is reported',
+  },
   'deep-pages': {
     env: 'BENCH_STAC_DEEP_PAGES',
     default: '1,10,50',
@@ -109,6 +124,11 @@ export const stacOptionSpecs = {
     env: 'BENCH_STAC_POOL_SIZE',
     default: '10',
     help: 'DATABASE_POOL_SIZE of the API and of the SQL pool',
+  },
+  'api-processes': {
+    env: 'BENCH_STAC_API_PROCESSES',
+    default: '1',
+    help: 'API processes the HTTP requests are dealt among in turn (as a gateway deals them to replicas), each with its own pool',
   },
   'analyze-every-s': {
     env: 'BENCH_ANALYZE_EVERY_S',
@@ -160,8 +180,10 @@ export function readStacOptions(raw: Record<keyof typeof stacOptionSpecs, string
     clients: positiveInt('clients', raw.clients),
     warmupMs: nonNegativeNumber('warmup-s', raw['warmup-s']) * 1000,
     durationMs: positiveNumber('duration-s', raw['duration-s']) * 1000,
+    rounds: positiveInt('rounds', raw.rounds),
     deepPages: raw['deep-pages'].split(',').map((page) => positiveInt('deep-pages', page.trim())),
     poolSize: positiveInt('pool-size', raw['pool-size']),
+    apiProcesses: positiveInt('api-processes', raw['api-processes']),
     analyzeEveryMs: nonNegativeInt('analyze-every-s', raw['analyze-every-s']) * 1000,
     keep: isOn(raw.keep),
     reuse: reusedDatabase(raw.reuse),

@@ -45,9 +45,12 @@ function urlOf(baseUrl: string, search: Search): string {
   return `${baseUrl}${search.path}?${new URLSearchParams(search.query).toString()}`;
 }
 
-/** GET that must answer 200 with a document of type `type`; the body is read whole, as a client would. */
+/**
+ * GET that must answer 200 with a document of type `type`; the body is read whole, as a client would.
+ * With several API processes the requests take turns among them, as a gateway's round robin deals them.
+ */
 function httpProbe(
-  baseUrl: string,
+  baseUrls: readonly string[],
   searchAt: (sequence: number) => Search,
   client: HttpProbeClient,
   type = 'FeatureCollection',
@@ -55,7 +58,7 @@ function httpProbe(
   const get = getTextWith(client.http);
   const headers = { accept: 'application/geo+json, application/json' };
   return async (sequence) => {
-    const answer = await get(urlOf(baseUrl, searchAt(sequence)), { headers });
+    const answer = await get(urlOf(at(baseUrls, sequence), searchAt(sequence)), { headers });
     return answer.status === 200 && isDocumentOf(answer.parts, type, client.body);
   };
 }
@@ -98,9 +101,9 @@ function aggregateSqlProbe(pool: Pool, searchAt: (sequence: number) => Search): 
   };
 }
 
-/** Where a view's two probes go: the API for HTTP, the pool for the direct reads. */
+/** Where a view's two probes go: the API's processes for HTTP, the pool for the direct reads. */
 interface Reach {
-  readonly baseUrl: string;
+  readonly baseUrls: readonly string[];
   readonly pool: Pool;
   readonly client: HttpProbeClient;
 }
@@ -108,7 +111,7 @@ interface Reach {
 function view(name: string, options: Reach, searchAt: (sequence: number) => Search): StacView {
   return {
     name,
-    http: httpProbe(options.baseUrl, searchAt, options.client),
+    http: httpProbe(options.baseUrls, searchAt, options.client),
     sql: sqlProbe(options.pool, searchAt),
   };
 }
@@ -168,7 +171,8 @@ export const byCloudCoverAscending: Search = {
 };
 
 export function stacViews(options: {
-  readonly baseUrl: string;
+  /** The API's processes, one base URL each. */
+  readonly baseUrls: readonly string[];
   readonly pool: Pool;
   readonly targets: SceneTargets;
   /** Tokens of the deep pages of `byTimeDescending`, by page number. */
@@ -177,8 +181,8 @@ export function stacViews(options: {
   readonly cloudCoverPages: ReadonlyMap<number, string | null>;
   readonly client: HttpProbeClient;
 }): StacView[] {
-  const { baseUrl, pool, targets } = options;
-  const reach = { baseUrl, pool, client: options.client };
+  const { baseUrls, pool, targets } = options;
+  const reach = { baseUrls, pool, client: options.client };
   const limit = String(PAGE_SIZE);
   const search = (query: Record<string, string>): Search => ({
     path: `${STAC}/search`,
@@ -216,7 +220,7 @@ export function stacViews(options: {
     ),
     {
       name: "aggregation by month, one collection's items",
-      http: httpProbe(baseUrl, aggregateByMonth, options.client, 'AggregationCollection'),
+      http: httpProbe(baseUrls, aggregateByMonth, options.client, 'AggregationCollection'),
       sql: aggregateSqlProbe(pool, aggregateByMonth),
     },
   ];

@@ -13,6 +13,13 @@ const clientSends: Record<HttpClient, string> = {
   fetch: 'fetch',
 };
 
+/** The lowest and highest HTTP share of the rounds and their count, e.g. `41–56% of 6` (one round: its count). */
+function shareRange(rounds: StacBenchOutcome['views'][number]['rounds']): string {
+  const shares = rounds.map(({ http, sql }) => Math.round((100 * http) / sql));
+  if (shares.length === 1) return '1';
+  return `${Math.min(...shares)}–${Math.max(...shares)}% of ${shares.length}`;
+}
+
 export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClient): void {
   const { seeding, build } = outcome;
   if (seeding && build)
@@ -31,8 +38,20 @@ export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClie
       ],
     );
   printTable(
-    `STAC searches under load (limit 100): HTTP (the API, requests sent by ${clientSends[client.http]}; ${clientReads[client.body]}) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request`,
-    ['query', 'via', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'api cpu', 'pg cpu', 'http/sql'],
+    `STAC searches under load (limit 100): HTTP (the API, requests sent by ${clientSends[client.http]}; ${clientReads[client.body]}) and the same reads through the API's query code straight to PostgreSQL; CPU in ms per request; with several rounds, the round of the median HTTP share`,
+    [
+      'query',
+      'via',
+      'req/s',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'failed',
+      'api cpu',
+      'pg cpu',
+      'http/sql',
+      'rounds',
+    ],
     outcome.views.flatMap((result) =>
       (['http', 'sql'] as const).map((via) => {
         const run = result[via];
@@ -49,6 +68,7 @@ export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClie
           via === 'http'
             ? `${Math.round((100 * run.requestsPerSecond) / result.sql.requestsPerSecond)}%`
             : '',
+          via === 'http' ? shareRange(result.rounds) : '',
         ];
       }),
     ),
