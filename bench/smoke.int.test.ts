@@ -441,8 +441,8 @@ describe('a database kept by one run and measured again', () => {
               http: expect.objectContaining({ failed: 0 }) as unknown,
               sql: expect.objectContaining({ failed: 0 }) as unknown,
               rounds: [
-                { http: rate, sql: rate },
-                { http: rate, sql: rate },
+                { http: rate, sql: rate, httpFailed: 0, sqlFailed: 0 },
+                { http: rate, sql: rate, httpFailed: 0, sqlFailed: 0 },
               ],
             },
           ],

@@ -6,9 +6,29 @@ export interface RoundPair {
   readonly sql: LoadResult;
 }
 
-/** HTTP's rate as a share of direct SQL's in one round (NaN when SQL answered nothing). */
+/**
+ * HTTP's rate as a share of direct SQL's in one round: Infinity when only HTTP answered, 0 when SQL
+ * alone or neither did (never NaN, which would leave the order of a sort undefined).
+ */
 export function httpShare(pair: RoundPair): number {
-  return pair.http.requestsPerSecond / pair.sql.requestsPerSecond;
+  const { http, sql } = { http: pair.http.requestsPerSecond, sql: pair.sql.requestsPerSecond };
+  if (sql > 0) return http / sql;
+  return http > 0 ? Number.POSITIVE_INFINITY : 0;
+}
+
+/**
+ * A function that gives the items in turn, round robin: each call the next. The HTTP probe takes its
+ * API process from it rather than from the request's sequence number, which also picks the request's
+ * target: dealt by sequence, two processes would each serve the same half of the targets every time.
+ */
+export function roundRobin<T>(items: readonly T[]): () => T {
+  if (items.length === 0) throw new RangeError('nothing to deal');
+  let turn = 0;
+  return () => {
+    const item = items[turn % items.length] as T;
+    turn += 1;
+    return item;
+  };
 }
 
 /**
@@ -31,10 +51,9 @@ export function httpFirst(round: number): boolean {
 }
 
 /**
- * `rounds` pairs of the two probes under the same load, each path measured for the load's duration.
- * A shared VM's speed drifts by a fifth between neighbouring runs, more than the gap between the two
- * paths' rates: one HTTP run beside one SQL run can land on either side of it, a median of
- * alternated pairs does not.
+ * `rounds` pairs of the two probes under the same load, each path measured for the load's duration: a
+ * median of alternated pairs is less at the mercy of a shared machine's drift than one pair
+ * (bench/README.md, "The HTTP share as a median of paired rounds").
  */
 export async function measurePairs(
   probes: { readonly http: Probe; readonly sql: Probe },

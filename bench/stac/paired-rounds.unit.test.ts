@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../browser/closed-loop.js';
 import { summarize } from '../support/stats.js';
-import { httpFirst, httpShare, measurePairs, medianPair, type RoundPair } from './paired-rounds.js';
+import {
+  httpFirst,
+  httpShare,
+  measurePairs,
+  medianPair,
+  roundRobin,
+  type RoundPair,
+} from './paired-rounds.js';
 
 function rate(requestsPerSecond: number): LoadResult {
   return {
@@ -20,8 +27,9 @@ function pair(http: number, sql: number): RoundPair {
 
 describe('medianPair', () => {
   it('takes the pair of the median share, not the median of each path', () => {
-    const pairs = [pair(400, 1000), pair(600, 1000), pair(300, 500), pair(500, 2000), pair(450, 1000)];
-    // Shares 0.40, 0.60, 0.60, 0.25, 0.45: the median is 0.45.
+    const pairs = [pair(400, 1000), pair(600, 1000), pair(300, 500), pair(500, 2000), pair(900, 2000)];
+    // Shares 0.40, 0.60, 0.60, 0.25, 0.45: the median share is 0.45 (the last pair), while the median
+    // HTTP rate (500) and the median SQL rate (1000) belong to other pairs.
     expect(medianPair(pairs)).toBe(pairs[4]);
     expect(httpShare(medianPair(pairs))).toBeCloseTo(0.45);
   });
@@ -31,6 +39,23 @@ describe('medianPair', () => {
     expect(httpShare(medianPair(pairs))).toBeCloseTo(0.5);
     expect(medianPair([pairs[0] as RoundPair])).toBe(pairs[0]);
     expect(() => medianPair([])).toThrow(RangeError);
+  });
+});
+
+describe('httpShare', () => {
+  it('is never NaN: only HTTP answering is the highest share, SQL alone or neither the lowest', () => {
+    expect(httpShare(pair(0, 0))).toBe(0);
+    expect(httpShare(pair(0, 100))).toBe(0);
+    expect(httpShare(pair(100, 0))).toBe(Number.POSITIVE_INFINITY);
+    expect(medianPair([pair(100, 0), pair(0, 0), pair(50, 100)])).toEqual(pair(50, 100));
+  });
+});
+
+describe('roundRobin', () => {
+  it('deals the items in turn, whatever asks for them', () => {
+    const next = roundRobin(['a', 'b', 'c']);
+    expect(Array.from({ length: 7 }, next)).toEqual(['a', 'b', 'c', 'a', 'b', 'c', 'a']);
+    expect(() => roundRobin([])).toThrow(RangeError);
   });
 });
 

@@ -18,13 +18,21 @@ function reused(name: string): ScratchDatabase {
   return { url: url.toString(), drop: () => Promise.resolve() };
 }
 
+/** One round's rates (requests/s) and failed requests of each path. */
+export interface RoundRates {
+  readonly http: number;
+  readonly sql: number;
+  readonly httpFailed: number;
+  readonly sqlFailed: number;
+}
+
 export interface StacViewResult {
   readonly view: string;
   /** The round whose HTTP rate is the median share of its SQL rate (the only round with `--rounds 1`). */
   readonly http: LoadResult;
   readonly sql: LoadResult;
   /** Each round's two rates, in the order measured. */
-  readonly rounds: readonly { readonly http: number; readonly sql: number }[];
+  readonly rounds: readonly RoundRates[];
 }
 
 export interface StacBenchOutcome {
@@ -121,6 +129,8 @@ export async function runStacBench(
         const rounds = pairs.map(({ http, sql }) => ({
           http: http.requestsPerSecond,
           sql: sql.requestsPerSecond,
+          httpFailed: http.failed,
+          sqlFailed: sql.failed,
         }));
         views.push({ view: view.name, ...medianPair(pairs), rounds });
       }

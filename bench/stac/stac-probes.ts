@@ -15,6 +15,7 @@ import type { Probe } from '../browser/closed-loop.js';
 import { getTextWith } from '../support/http-get.js';
 import type { SceneTargets } from './scene-generator.js';
 import { isDocumentOf } from './document-check.js';
+import { roundRobin } from './paired-rounds.js';
 import type { HttpProbeClient } from './stac-options.js';
 
 /** One query shape: the request a STAC client sends, and the same reads through the API's own query code. */
@@ -47,7 +48,7 @@ function urlOf(baseUrl: string, search: Search): string {
 
 /**
  * GET that must answer 200 with a document of type `type`; the body is read whole, as a client would.
- * With several API processes the requests take turns among them, as a gateway's round robin deals them.
+ * With several API processes the requests go to them round robin, as a balancer deals them.
  */
 function httpProbe(
   baseUrls: readonly string[],
@@ -57,8 +58,9 @@ function httpProbe(
 ): Probe {
   const get = getTextWith(client.http);
   const headers = { accept: 'application/geo+json, application/json' };
+  const nextBaseUrl = roundRobin(baseUrls);
   return async (sequence) => {
-    const answer = await get(urlOf(at(baseUrls, sequence), searchAt(sequence)), { headers });
+    const answer = await get(urlOf(nextBaseUrl(), searchAt(sequence)), { headers });
     return answer.status === 200 && isDocumentOf(answer.parts, type, client.body);
   };
 }

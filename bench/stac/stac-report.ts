@@ -62,11 +62,16 @@ export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClie
           run.latency.p50,
           run.latency.p95,
           run.latency.p99,
-          run.failed,
+          // Every round's failures, not only the median pair's: a round with failures is rarely the median.
+          result.rounds.reduce(
+            (sum, round) => sum + (via === 'http' ? round.httpFailed : round.sqlFailed),
+            0,
+          ),
           run.cpuMsPerRequest?.api ?? Number.NaN,
           run.cpuMsPerRequest?.postgres ?? Number.NaN,
           via === 'http'
-            ? `${Math.round((100 * run.requestsPerSecond) / result.sql.requestsPerSecond)}%`
+            ? // One decimal: the target is a line (50 %) that rounding could carry a share across.
+              `${((100 * run.requestsPerSecond) / result.sql.requestsPerSecond).toFixed(1)}%`
             : '',
           via === 'http' ? shareRange(result.rounds) : '',
         ];
