@@ -7,13 +7,17 @@ export interface RoundPair {
 }
 
 /**
- * HTTP's rate as a share of direct SQL's in one round: Infinity when only HTTP answered, 0 when SQL
- * alone or neither did (never NaN, which would leave the order of a sort undefined).
+ * An HTTP rate as a share of a direct SQL rate: Infinity when only HTTP answered, 0 when SQL alone or
+ * neither did (never NaN, which would leave the order of a sort undefined).
  */
+export function shareOf(httpPerSecond: number, sqlPerSecond: number): number {
+  if (sqlPerSecond > 0) return httpPerSecond / sqlPerSecond;
+  return httpPerSecond > 0 ? Number.POSITIVE_INFINITY : 0;
+}
+
+/** HTTP's rate as a share of direct SQL's in one round. */
 export function httpShare(pair: RoundPair): number {
-  const { http, sql } = { http: pair.http.requestsPerSecond, sql: pair.sql.requestsPerSecond };
-  if (sql > 0) return http / sql;
-  return http > 0 ? Number.POSITIVE_INFINITY : 0;
+  return shareOf(pair.http.requestsPerSecond, pair.sql.requestsPerSecond);
 }
 
 /**

@@ -28,10 +28,10 @@ export interface RoundRates {
 
 export interface StacViewResult {
   readonly view: string;
-  /** The round whose HTTP rate is the median share of its SQL rate (the only round with `--rounds 1`). */
+  /** The round of the median HTTP share (`paired-rounds.ts`; the only round with `--rounds 1`). */
   readonly http: LoadResult;
   readonly sql: LoadResult;
-  /** Each round's two rates, in the order measured. */
+  /** Each round's rates and failures of the two paths, in the order measured. */
   readonly rounds: readonly RoundRates[];
 }
 

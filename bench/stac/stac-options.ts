@@ -28,7 +28,7 @@ export interface StacBenchOptions {
   readonly deepPages: readonly number[];
   readonly poolSize: number;
   /**
-   * API processes started for the HTTP probe, which deals its requests among them in turn. Node runs a
+   * API processes started for the HTTP probe, which sends its requests to them round robin. Node runs a
    * process's JavaScript on one core; deploy/compose runs two API replicas behind its gateway for that.
    */
   readonly apiProcesses: number;
@@ -128,7 +128,7 @@ export const stacOptionSpecs = {
   'api-processes': {
     env: 'BENCH_STAC_API_PROCESSES',
     default: '1',
-    help: 'API processes the HTTP requests are dealt among in turn (as a gateway deals them to replicas), each with its own pool',
+    help: 'API processes the HTTP requests go to, round robin (as a balancer spreads them over replicas), each with its own pool',
   },
   'analyze-every-s': {
     env: 'BENCH_ANALYZE_EVERY_S',

@@ -1,5 +1,6 @@
 import type { HttpClient } from '../support/http-get.js';
 import { printTable } from '../support/table.js';
+import { shareOf } from './paired-rounds.js';
 import type { StacBenchOutcome } from './run-stac-bench.js';
 import type { ClientBody, HttpProbeClient } from './stac-options.js';
 
@@ -15,7 +16,7 @@ const clientSends: Record<HttpClient, string> = {
 
 /** The lowest and highest HTTP share of the rounds and their count, e.g. `41–56% of 6` (one round: its count). */
 function shareRange(rounds: StacBenchOutcome['views'][number]['rounds']): string {
-  const shares = rounds.map(({ http, sql }) => Math.round((100 * http) / sql));
+  const shares = rounds.map(({ http, sql }) => Math.round(100 * shareOf(http, sql)));
   if (shares.length === 1) return '1';
   return `${Math.min(...shares)}–${Math.max(...shares)}% of ${shares.length}`;
 }
@@ -71,7 +72,7 @@ export function printStacTables(outcome: StacBenchOutcome, client: HttpProbeClie
           run.cpuMsPerRequest?.postgres ?? Number.NaN,
           via === 'http'
             ? // One decimal: the target is a line (50 %) that rounding could carry a share across.
-              `${((100 * run.requestsPerSecond) / result.sql.requestsPerSecond).toFixed(1)}%`
+              `${(100 * shareOf(run.requestsPerSecond, result.sql.requestsPerSecond)).toFixed(1)}%`
             : '',
           via === 'http' ? shareRange(result.rounds) : '',
         ];
