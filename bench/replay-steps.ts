@@ -1,11 +1,11 @@
 /**
  * Where a replay's time goes, per kind of step: the replay bench's history applied as the projector's
  * batches do (runs of sets between lone events), counting statements and timing their round trips.
- * Usage: npx tsx bench/replay-steps.ts [--events 20000] [--batch-size 500]
+ * Usage: npx tsx bench/replay-steps.ts [--events 20000] [--batch-size 500] [--floor no]
  */
 import { eventMixes, type EventMixName } from './replay/portal-history.js';
 import { profileSteps } from './replay/step-profile.js';
-import { choiceList, positiveInt, readOptions } from './support/options.js';
+import { choiceList, isOn, positiveInt, readOptions } from './support/options.js';
 import { useTestServiceDefaults } from './support/services.js';
 import { printJsonLine, printTable } from './support/table.js';
 
@@ -18,12 +18,18 @@ const raw = readOptions('npx tsx bench/replay-steps.ts [options]', {
     default: 'default',
     help: 'history: default, creates or items (registered by href)',
   },
+  floor: {
+    env: 'BENCH_STEPS_FLOOR',
+    default: 'yes',
+    help: 'also write the same rows again with no logic, into copies of the tables (yes or no)',
+  },
 });
 const options = {
   events: positiveInt('events', raw.events),
   batchSize: positiveInt('batch-size', raw['batch-size']),
   seed: positiveInt('seed', raw.seed),
   mix: choiceList('mix', raw.mix, Object.keys(eventMixes) as EventMixName[])[0] ?? 'default',
+  floor: isOn(raw.floor),
 };
 useTestServiceDefaults();
 const profile = await profileSteps(options);
@@ -67,4 +73,24 @@ printTable(
     writes.updates === 0 ? '–' : `${((100 * writes.hotUpdates) / writes.updates).toFixed(1)}%`,
   ]),
 );
+const floor = profile.floor;
+if (floor) {
+  const floorMs = floor.kinds.reduce((sum, kind) => sum + kind.ms, 0);
+  printTable(
+    `The same row writes with no logic, into copies of the tables with every index, in the same batches: ` +
+      `${Math.round(floor.events / floor.seconds).toLocaleString('en-US')} events/s ` +
+      `(the floor is ${((floor.seconds / profile.seconds) * 100).toFixed(0)} % of the replay's time; ` +
+      `${floor.objectUpdates.hot.toLocaleString('en-US')} of ${floor.objectUpdates.updates.toLocaleString('en-US')} ` +
+      'object updates heap-only)',
+    ['write', 'rows', 'ms', 'ms/row', 'ms/event', 'share of ms'],
+    floor.kinds.map((kind) => [
+      kind.kind,
+      kind.rows,
+      kind.ms,
+      kind.rows === 0 ? '–' : kind.ms / kind.rows,
+      kind.ms / floor.events,
+      `${((100 * kind.ms) / floorMs).toFixed(1)}%`,
+    ]),
+  );
+}
 printJsonLine('replay-steps', { options, ...profile });

@@ -169,7 +169,28 @@ const smokes: readonly Smoke[] = [
     script: 'bench/replay-steps.ts',
     args: ['--events', '300', '--batch-size', '100'],
     bench: 'replay-steps',
-    expected: { options: { events: 300, batchSize: 100 }, events: 300 },
+    expected: { options: { events: 300, batchSize: 100, floor: true }, events: 300, floor: { events: 300 } },
+    // The floor writes again what the replay wrote: every object and every audit row.
+    agreeing: (result: {
+      tableWrites: readonly { table: string; inserts: number }[];
+      floor: { kinds: readonly { kind: string; rows: number }[] };
+    }) => {
+      const written = (table: string) => result.tableWrites.find((writes) => writes.table === table)?.inserts;
+      const floor = (kind: string) => result.floor.kinds.find((each) => each.kind === kind)?.rows;
+      return [
+        [
+          'objects inserted again = objects the replay inserted',
+          floor('objects inserted'),
+          written('portal_objects'),
+        ],
+        [
+          'audit rows inserted again = audit rows of the replay',
+          floor('audit rows inserted'),
+          written('audit_events'),
+        ],
+        ['commits = batches', floor('commits'), 3],
+      ] as const;
+    },
   },
   {
     script: 'bench/leaf-moves.ts',

@@ -6,12 +6,15 @@ import type { Sql } from '@portal/read-model-core';
 import { ensureReadSchema } from '../../apps/projector/src/schemas.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
 import { eventMixes, PortalHistory, type EventMixName } from './portal-history.js';
+import { measureWriteFloor, type WriteFloor } from './write-floor.js';
 
 export interface StepProfileOptions {
   readonly events: number;
   readonly batchSize: number;
   readonly seed: number;
   readonly mix: EventMixName;
+  /** Also write the same rows again with no logic (write-floor.ts), beside the replay. */
+  readonly floor: boolean;
 }
 
 /** What one kind of step cost: its events, the statements sent for them and their round trips' time. */
@@ -48,6 +51,8 @@ export interface StepProfile {
   readonly costs: readonly StepCost[];
   /** Every statement by its prepared name (or its text's first words), most expensive first. */
   readonly statements: readonly StatementCost[];
+  /** The same row writes with no logic, when asked for. */
+  readonly floor: WriteFloor | null;
 }
 
 /** A statement's name in the profile: its prepared name, else its text's first words. */
@@ -191,10 +196,21 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
       client.release();
     }
     const seconds = (performance.now() - startedAt) / 1000;
+    const writes = await tableWrites(pool, schema);
+    const floor = options.floor
+      ? await measureWriteFloor(pool, {
+          sourceSchema: schema,
+          events: events.length,
+          batchSize: options.batchSize,
+          seed: options.seed,
+          writes,
+        })
+      : null;
     return {
       events: events.length,
       seconds,
-      tableWrites: await tableWrites(pool, schema),
+      floor,
+      tableWrites: writes,
       costs: [...costs.entries()].map(([step, cost]) => ({ step, ...cost })).sort((a, b) => b.ms - a.ms),
       statements: [...statements.entries()]
         .map(([statement, cost]) => ({ statement, ...cost }))
