@@ -170,25 +170,38 @@ const smokes: readonly Smoke[] = [
     args: ['--events', '300', '--batch-size', '100'],
     bench: 'replay-steps',
     expected: { options: { events: 300, batchSize: 100, floor: true }, events: 300, floor: { events: 300 } },
-    // The floor writes again what the replay wrote: every object and every audit row.
+    // The floor writes again what the replay wrote: every object and audit row, as many updates of
+    // each kind, a commit per batch.
     agreeing: (result: {
-      tableWrites: readonly { table: string; inserts: number }[];
-      floor: { kinds: readonly { kind: string; rows: number }[] };
+      batches: number;
+      tableWrites: readonly { table: string; inserts: number; updates: number; hotUpdates: number }[];
+      floor: {
+        kinds: readonly { kind: string; rows: number }[];
+        objectUpdates: { updates: number };
+      };
     }) => {
-      const written = (table: string) => result.tableWrites.find((writes) => writes.table === table)?.inserts;
-      const floor = (kind: string) => result.floor.kinds.find((each) => each.kind === kind)?.rows;
+      const objects = result.tableWrites.find(({ table }) => table === 'portal_objects');
+      const audit = result.tableWrites.find(({ table }) => table === 'audit_events');
+      const floor = (kind: string) => result.floor.kinds.find((each) => each.kind === kind)?.rows ?? -1;
+      const indexed = floor('objects updated (an indexed column)');
+      const childCounts = floor('objects updated (a child count)');
       return [
-        [
-          'objects inserted again = objects the replay inserted',
-          floor('objects inserted'),
-          written('portal_objects'),
-        ],
+        ['the replay inserted objects', (objects?.inserts ?? 0) > 0, true],
+        ['objects inserted again = objects the replay inserted', floor('objects inserted'), objects?.inserts],
         [
           'audit rows inserted again = audit rows of the replay',
           floor('audit rows inserted'),
-          written('audit_events'),
+          audit?.inserts,
         ],
-        ['commits = batches', floor('commits'), 3],
+        [
+          'indexed-column updates = the replay updates that were not heap-only',
+          indexed,
+          (objects?.updates ?? 0) - (objects?.hotUpdates ?? 0),
+        ],
+        ['child counts = the replay heap-only updates', childCounts, objects?.hotUpdates],
+        ['the floor statistics count its updates', result.floor.objectUpdates.updates, indexed + childCounts],
+        ['commits = the replay batches', floor('commits'), result.batches],
+        ['batches of --events 300 --batch-size 100', result.batches, 3],
       ] as const;
     },
   },

@@ -47,6 +47,8 @@ export interface TableWrites {
 export interface StepProfile {
   readonly events: number;
   readonly seconds: number;
+  /** Batch transactions the history was applied in. */
+  readonly batches: number;
   readonly tableWrites: readonly TableWrites[];
   readonly costs: readonly StepCost[];
   /** Every statement by its prepared name (or its text's first words), most expensive first. */
@@ -209,6 +211,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
     return {
       events: events.length,
       seconds,
+      batches: Math.ceil(events.length / options.batchSize),
       floor,
       tableWrites: writes,
       costs: [...costs.entries()].map(([step, cost]) => ({ step, ...cost })).sort((a, b) => b.ms - a.ms),

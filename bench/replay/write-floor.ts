@@ -9,11 +9,15 @@ import type { TableWrites } from './step-profile.js';
  * logic at all, into copies of the tables with every index, in the replay's batches. No statement finds
  * a parent, checks a slug or computes a path; each is one set statement of a batch's share of one kind
  * of write. What is left is about what PostgreSQL needs to store the rows and their index entries, so a
- * path that writes as many row versions will not be faster than this on the same machine. It is not
- * exact either way: the rows are read from an unindexed copy by their number (the replay sends them as
- * arrays); a parent's count is written at most once a batch (the replay writes it once per run below
- * it), but a parent's first update here may find its page full and write index entries where the
- * replay's did not (both counts are printed).
+ * path that writes as many row versions on one connection will not be faster than this on the same
+ * machine. It is not exact either way:
+ * - the rows are read from a copy indexed only by their number (the replay sends them as arrays), and
+ *   inserted as the replay left them, so a tombstone skips the partial indexes it was once in;
+ * - a parent's count is written at most once a batch (the replay writes it once per run below it)
+ *   until the last batch, which writes what the others could not, so early batches write fewer;
+ * - a parent's first update here may find its page full and write index entries where the replay's did
+ *   not (both counts are printed);
+ * - only portal_objects and audit_events are copied: uploads, assets and the inventory totals are not.
  */
 export interface WriteFloor {
   readonly events: number;
@@ -41,8 +45,8 @@ interface FloorOptions {
 
 const copiedTables = ['portal_objects', 'audit_events'] as const;
 
-/** The batch's share of a total spread evenly over the batches: how many up to batch `index` included. */
-function upTo(total: number, index: number, batches: number): number {
+/** A total spread evenly over the batches: how many of it up to batch `index` included. */
+function cumulativeShare(total: number, index: number, batches: number): number {
   return Math.round((total * (index + 1)) / batches);
 }
 
@@ -59,7 +63,8 @@ async function columnList(client: PoolClient, schema: string, table: string): Pr
 /**
  * Copies each table's definition with every index (`LIKE … INCLUDING ALL`: no trigger, so the floor
  * leaves out the totals' and the stored STAC JSON's), and its rows, numbered in the order they were
- * written (objects by creation, audit rows by `seq`), into an unindexed table the batches read from.
+ * written (objects by creation, audit rows by `seq`), into a table indexed only by that number, which
+ * the batches read from.
  */
 async function prepareCopies(
   client: PoolClient,
@@ -85,8 +90,9 @@ async function prepareCopies(
 /** Distinct ids among the first `available` objects, a fresh random pick per batch. */
 function pickIds(ids: readonly string[], available: number, count: number, random: SeededRandom): string[] {
   const picked = new Set<string>();
-  const wanted = Math.min(count, available);
-  while (picked.size < wanted) picked.add(ids[random.int(available)] as string);
+  const range = Math.min(available, ids.length);
+  const wanted = Math.min(count, range);
+  while (picked.size < wanted) picked.add(ids[random.int(range)] as string);
   return [...picked];
 }
 
@@ -148,41 +154,55 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
           values: [from, to],
         }),
       );
-    const done = { inserted: 0, indexedUpdates: 0, hotUpdates: 0, audit: 0 };
+    const statements = {
+      indexedUpdates: `UPDATE "${floor}".portal_objects SET updated_at = updated_at + interval '1 millisecond'
+                        WHERE id = ANY($1::uuid[])`,
+      hotUpdates: `UPDATE "${floor}".portal_objects SET child_count = child_count + 1 WHERE id = ANY($1::uuid[])`,
+    };
+    /**
+     * Updates of one kind until `target` of them are written: distinct rows among the first `available`
+     * of `candidates` in one statement. What a batch with too few rows yet cannot write is carried to the
+     * next; the last batch writes what is left in as many statements as it takes (a row then gets
+     * several versions in one transaction, as the replay's parents do).
+     */
+    const updateRows = async (
+      kind: 'indexedUpdates' | 'hotUpdates',
+      candidates: readonly string[],
+      available: number,
+      target: number,
+      last: boolean,
+    ): Promise<void> => {
+      do {
+        const picked = pickIds(candidates, available, target - rows[kind], random);
+        const before = rows[kind];
+        if (picked.length === 0) return;
+        await timed(kind, () =>
+          client.query({ name: `floor_objects_${kind}`, text: statements[kind], values: [picked] }),
+        );
+        if (rows[kind] === before) return;
+      } while (last && rows[kind] < target);
+    };
+    const done = { inserted: 0, audit: 0 };
     const startedAt = performance.now();
     for (let batch = 0; batch < batches; batch += 1) {
+      const last = batch === batches - 1;
       const next = {
-        inserted: upTo(totals.inserted, batch, batches),
-        indexedUpdates: upTo(totals.indexedUpdates, batch, batches),
-        hotUpdates: upTo(totals.hotUpdates, batch, batches),
-        audit: upTo(totals.audit, batch, batches),
+        inserted: cumulativeShare(totals.inserted, batch, batches),
+        indexedUpdates: cumulativeShare(totals.indexedUpdates, batch, batches),
+        hotUpdates: cumulativeShare(totals.hotUpdates, batch, batches),
+        audit: cumulativeShare(totals.audit, batch, batches),
       };
       await client.query('BEGIN');
       await insertRows('portal_objects', 'inserted', done.inserted, next.inserted);
-      // A changed place, title or time: a column some index holds, so every index gets an entry.
-      await timed('indexedUpdates', () =>
-        client.query({
-          name: 'floor_objects_indexed_update',
-          text: `UPDATE "${floor}".portal_objects SET updated_at = updated_at + interval '1 millisecond'
-                  WHERE id = ANY($1::uuid[])`,
-          values: [pickIds(ids, next.inserted, next.indexedUpdates - done.indexedUpdates, random)],
-        }),
-      );
+      // A changed place, title or time: a column some index holds, so every index whose predicate the
+      // row meets gets an entry.
+      await updateRows('indexedUpdates', ids, next.inserted, next.indexedUpdates, last);
       // A child count: no index holds it, so the new version may stay on its page with no index entry.
-      // Each parent at most once a batch (the replay writes one once per run below it): the least a
-      // batch writes, so the floor may have fewer of these than the replay.
-      await timed('hotUpdates', () =>
-        client.query({
-          name: 'floor_objects_hot_update',
-          text: `UPDATE "${floor}".portal_objects SET child_count = child_count + 1 WHERE id = ANY($1::uuid[])`,
-          values: [
-            pickIds(parentIds, parentsWithin(next.inserted), next.hotUpdates - done.hotUpdates, random),
-          ],
-        }),
-      );
+      await updateRows('hotUpdates', parentIds, parentsWithin(next.inserted), next.hotUpdates, last);
       await insertRows('audit_events', 'audit', done.audit, next.audit);
       await timed('commit', () => client.query('COMMIT'));
-      Object.assign(done, next);
+      done.inserted = next.inserted;
+      done.audit = next.audit;
     }
     const seconds = (performance.now() - startedAt) / 1000;
     await client.query('SELECT pg_stat_force_next_flush()');
@@ -207,6 +227,8 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
       objectUpdates: { updates: Number(row?.updates ?? 0), hot: Number(row?.hot ?? 0) },
     };
   } finally {
+    // A batch that failed left its transaction open: end it before the drop.
+    await client.query('ROLLBACK').catch(() => undefined);
     await client.query(`DROP SCHEMA IF EXISTS "${floor}" CASCADE`).catch(() => undefined);
     client.release();
   }
