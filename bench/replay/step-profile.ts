@@ -1,11 +1,12 @@
 import type { RecordedEvent } from '@portal/domain';
-import { createLogger, createPool, type Pool } from '@portal/platform';
+import { createLogger, createPool } from '@portal/platform';
 import { applyEventsInRuns } from '../../apps/projector/src/batch.js';
 import { portalProjection } from '../../apps/projector/src/portal-projection.js';
 import type { Sql } from '@portal/read-model-core';
 import { ensureReadSchema } from '../../apps/projector/src/schemas.js';
 import { createScratchDatabase, scratchSchemaName } from '../support/scratch-database.js';
 import { eventMixes, PortalHistory, type EventMixName } from './portal-history.js';
+import { tableWrites, type TableWrites } from './table-writes.js';
 import { measureWriteFloor, type WriteFloor } from './write-floor.js';
 
 export interface StepProfileOptions {
@@ -30,18 +31,6 @@ export interface StatementCost {
   readonly statement: string;
   readonly calls: number;
   readonly ms: number;
-}
-
-/**
- * The row writes of one table of the read schema over the profile: inserts, updates, and the updates
- * PostgreSQL made heap-only (HOT: no index entry written, since no indexed column changed and the page
- * had room for the new version).
- */
-export interface TableWrites {
-  readonly table: string;
-  readonly inserts: number;
-  readonly updates: number;
-  readonly hotUpdates: number;
 }
 
 export interface StepProfile {
@@ -82,21 +71,6 @@ function historyEvents(options: StepProfileOptions): RecordedEvent[] {
   });
 }
 
-async function tableWrites(pool: Pool, schema: string): Promise<TableWrites[]> {
-  const result = await pool.query<{ table: string; inserts: string; updates: string; hot: string }>(
-    `SELECT relname AS table, n_tup_ins::text AS inserts, n_tup_upd::text AS updates, n_tup_hot_upd::text AS hot
-       FROM pg_stat_user_tables WHERE schemaname = $1 AND n_tup_ins + n_tup_upd > 0
-      ORDER BY n_tup_ins + n_tup_upd DESC`,
-    [schema],
-  );
-  return result.rows.map((row) => ({
-    table: row.table,
-    inserts: Number(row.inserts),
-    updates: Number(row.updates),
-    hotUpdates: Number(row.hot),
-  }));
-}
-
 /**
  * The name a step is counted under: a run, or the lone event's type (a move or delete split by whether
  * the object had children in the history so far, so a leaf's cost is seen apart from a subtree's).
@@ -131,6 +105,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
     // As the projector does with a read schema never analyzed.
     await pool.query(`ANALYZE "${schema}".portal_objects`);
     const client = await pool.connect();
+    let batches = 0;
     const startedAt = performance.now();
     try {
       let current = costs.get('run') ?? { events: 0, statements: 0, ms: 0 };
@@ -160,6 +135,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
         return cost;
       };
       for (let start = 0; start < events.length; start += options.batchSize) {
+        batches += 1;
         const batch = events.slice(start, start + options.batchSize);
         // Until the ANALYZE after 10,000 events, the projector plans each statement for its parameters.
         const plans = start < 10_000 ? '; SET LOCAL plan_cache_mode = force_custom_plan' : '';
@@ -203,7 +179,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
       ? await measureWriteFloor(pool, {
           sourceSchema: schema,
           events: events.length,
-          batchSize: options.batchSize,
+          batches,
           seed: options.seed,
           writes,
         })
@@ -211,7 +187,7 @@ export async function profileSteps(options: StepProfileOptions): Promise<StepPro
     return {
       events: events.length,
       seconds,
-      batches: Math.ceil(events.length / options.batchSize),
+      batches,
       floor,
       tableWrites: writes,
       costs: [...costs.entries()].map(([step, cost]) => ({ step, ...cost })).sort((a, b) => b.ms - a.ms),

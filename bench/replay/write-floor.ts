@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '@portal/platform';
 import { scratchSchemaName } from '../support/scratch-database.js';
 import { SeededRandom } from './seeded-random.js';
-import type { TableWrites } from './step-profile.js';
+import { tableWrites, type TableWrites } from './table-writes.js';
 
 /**
  * The floor under any SQL path that keeps these read models: the row writes a replay made (its inserts,
@@ -38,7 +38,8 @@ export interface FloorKind {
 interface FloorOptions {
   readonly sourceSchema: string;
   readonly events: number;
-  readonly batchSize: number;
+  /** The replay's batch transactions: the floor writes in as many. */
+  readonly batches: number;
   readonly seed: number;
   readonly writes: readonly TableWrites[];
 }
@@ -120,16 +121,15 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
   };
   try {
     const columns = await prepareCopies(client, options.sourceSchema, floor);
-    const ids = (
-      await client.query<{ id: string }>(`SELECT id FROM "${floor}".portal_objects_rows ORDER BY n`)
-    ).rows.map(({ id }) => id);
-    // The replay's heap-only updates are its parents' child counts and extents: the same rows written
-    // again and again.
-    const parents = (
-      await client.query<{ id: string; n: string }>(
-        `SELECT id, n::text FROM "${floor}".portal_objects_rows WHERE child_count > 0 ORDER BY n`,
+    // The objects in creation order (the copy's `n` is their place + 1). The replay's heap-only updates
+    // are its parents' child counts and extents: the same rows written again and again.
+    const numbered = (
+      await client.query<{ id: string; parent: boolean }>(
+        `SELECT id, child_count > 0 AS parent FROM "${floor}".portal_objects_rows ORDER BY n`,
       )
-    ).rows.map(({ id, n }) => ({ id, n: Number(n) }));
+    ).rows;
+    const ids = numbered.map(({ id }) => id);
+    const parents = numbered.flatMap(({ id, parent }, index) => (parent ? [{ id, n: index + 1 }] : []));
     // How many parents are among the first `inserted` objects (asked with a growing count).
     let parentsInserted = 0;
     const parentsWithin = (inserted: number): number => {
@@ -138,7 +138,7 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
     };
     const parentIds = parents.map(({ id }) => id);
     const random = new SeededRandom(options.seed);
-    const batches = Math.max(1, Math.ceil(options.events / options.batchSize));
+    const { batches } = options;
     // The objects' rows in creation order, and the audit rows in `seq` order: rows `from` + 1 to `to`.
     const insertRows = (
       table: (typeof copiedTables)[number],
@@ -206,14 +206,7 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
     }
     const seconds = (performance.now() - startedAt) / 1000;
     await client.query('SELECT pg_stat_force_next_flush()');
-    // The counts reach the view once the session ended a transaction after the flush was asked for.
-    await client.query('SELECT 1');
-    const stats = await client.query<{ updates: string; hot: string }>(
-      `SELECT n_tup_upd::text AS updates, n_tup_hot_upd::text AS hot FROM pg_stat_user_tables
-        WHERE schemaname = $1 AND relname = 'portal_objects'`,
-      [floor],
-    );
-    const row = stats.rows[0];
+    const copied = (await tableWrites(pool, floor)).find(({ table }) => table === 'portal_objects');
     return {
       events: options.events,
       seconds,
@@ -224,7 +217,7 @@ export async function measureWriteFloor(pool: Pool, options: FloorOptions): Prom
         { kind: 'audit rows inserted', rows: rows.audit, ms: ms.audit },
         { kind: 'commits', rows: rows.commit, ms: ms.commit },
       ],
-      objectUpdates: { updates: Number(row?.updates ?? 0), hot: Number(row?.hot ?? 0) },
+      objectUpdates: { updates: copied?.updates ?? 0, hot: copied?.hotUpdates ?? 0 },
     };
   } finally {
     // A batch that failed left its transaction open: end it before the drop.
